@@ -40,13 +40,7 @@ async function main(): Promise<number> {
   try {
     const result = await removeStaffPasskeysFromServer(database.db, parsed.data);
     if (!result.ok) {
-      console.error(
-        result.code === "not_found"
-          ? `Refused: nobody has the email ${parsed.data}.`
-          : result.code === "not_staff"
-            ? `Refused: ${parsed.data} is not staff. Members remove passkeys in Account Settings and can always sign in with their password.`
-            : `Nothing to do: ${parsed.data} has no passkey.`,
-      );
+      console.error(result.message);
       return 1;
     }
     console.log(

@@ -33,6 +33,9 @@ export const CONTACT_MESSAGE_MAX_CHARS = 5000;
 /** The name of the honeypot field: hidden from people, filled in by careless bots. */
 export const CONTACT_HONEYPOT_FIELD = "website";
 
+/** The refusal's words when an address sent its quota; the page adds how long to wait and how else to reach us. */
+export const CONTACT_RATE_LIMITED = "Too many messages from your connection";
+
 /** Opening words for a meeting request (`/schedule` -> `/contact?subject=general&meeting=1`). */
 export const MEETING_MESSAGE_START = "I would like to schedule a meeting with an advisor to discuss: ";
 

@@ -6,7 +6,14 @@ import { requestInfoContext } from "~/context";
 import { PASSWORD_MIN_CHARS } from "~/domain/password";
 import { RESET_LINK_INVALID, resetPasswordSchema } from "~/domain/sign-in";
 import { requestMeta } from "~/server/auth/request-meta.server";
-import { parseSubmission, readForm, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
+import {
+  parseSubmission,
+  readForm,
+  refusalHeaders,
+  refusalStatus,
+  replyTo,
+  type FormReply,
+} from "~/server/http/form.server";
 import { pageTitle } from "~/components/site/page-title";
 import { AuthCard, AuthShell } from "~/components/auth/auth-shell";
 import { Button, FormMessage, SchemaForm, TextField, formMessages, useSchemaForm } from "~/components/ui";
@@ -54,7 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       reply: replyTo(submission, { formErrors: [result.message] }),
       ...(result.code === "invalid_link" ? { link_dead: true } : {}),
     } satisfies ActionResult,
-    { status: refusalStatus(result.kind) },
+    // Too many attempts (429) says when to try again, as every rate-limited answer does.
+    { status: refusalStatus(result.kind), headers: refusalHeaders(result) },
   );
 }
 

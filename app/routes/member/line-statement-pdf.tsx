@@ -1,5 +1,7 @@
 import type { Route } from "./+types/line-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
+import { refusalStatus } from "~/server/http/form.server";
+import { refusal } from "~/domain/refusals";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LINE_STATEMENT_NOT_FOUND } from "~/server/statements/line-statements.server";
 import { lineStatementPdf } from "./statements.server";
@@ -14,10 +16,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const result = loanApplicationsOpen()
     ? await lineStatementPdf(user.id, params.lineId, params.closedOn, new Date())
-    : ({ ok: false, status: 404, message: LINE_STATEMENT_NOT_FOUND } as const);
+    : refusal("not_found", LINE_STATEMENT_NOT_FOUND);
   if (!result.ok)
     return new Response(`${result.message}\n`, {
-      status: result.status,
+      status: refusalStatus(result.kind),
       headers: {
         "Content-Type": "text/plain; charset=utf-8",
         "Cache-Control": "private, no-store",

@@ -1,5 +1,7 @@
 import type { Route } from "./+types/loan-statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
+import { refusalStatus } from "~/server/http/form.server";
+import { refusal } from "~/domain/refusals";
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LOAN_STATEMENT_NOT_FOUND } from "~/server/statements/loan-statements.server";
 import { loanStatementPdf } from "./loans.server";
@@ -13,10 +15,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireMember(request);
   const result = loanApplicationsOpen()
     ? await loanStatementPdf(user.id, params.loanId, params.month, new Date())
-    : ({ ok: false, status: 404, message: LOAN_STATEMENT_NOT_FOUND } as const);
+    : refusal("not_found", LOAN_STATEMENT_NOT_FOUND);
   if (!result.ok)
     return new Response(`${result.message}\n`, {
-      status: result.status,
+      status: refusalStatus(result.kind),
       headers: {
         "Content-Type": "text/plain; charset=utf-8",
         "Cache-Control": "private, no-store",

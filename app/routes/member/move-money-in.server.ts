@@ -1,9 +1,8 @@
 import type { Db } from "~/server/db/client.server";
 import { withDatabase } from "~/server/db/db.server";
-import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
+import { formReply, parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 import {
-  lockWait,
   sendStepUpCode,
   stepUpMissing,
   stepUpPasskeyOptions,
@@ -20,7 +19,7 @@ import {
   type MoneyInMember,
 } from "~/server/linked-accounts/money-in.server";
 import { moneyInReviewSchema, moneyInSchema } from "~/domain/money-in";
-import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
 import { centsAsDecimal, formatCents } from "~/domain/money";
 import { accountLabel } from "~/domain/account-display";
 
@@ -69,7 +68,7 @@ export const moneyInAction = withDatabase(
     const checked = await checkPull(database, member, values);
     if (!checked.ok)
       return {
-        status: 422,
+        status: refusalStatus(checked.kind),
         answer: {
           step: "form",
           reply: replyTo(reviewed, { fieldErrors: { [checked.field ?? "amount"]: [checked.message] } }),
@@ -114,15 +113,8 @@ export const moneyInAction = withDatabase(
         const sent = await sendStepUpCode(database, member, summary, pullBinding(values));
         if (!sent.ok)
           return {
-            status: 429,
-            answer: {
-              step: "form",
-              reply: formReply(form),
-              message:
-                sent.reason === "locked"
-                  ? refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) })
-                  : REFUSAL_MESSAGES.codes_rate_limited,
-            },
+            status: refusalStatus(sent.kind),
+            answer: { step: "form", reply: formReply(form), message: sent.message },
           };
       }
       return confirmStep(200, formReply(form));
@@ -146,23 +138,12 @@ export const moneyInAction = withDatabase(
         origin,
       });
       if (!check.ok)
-        return confirmStep(
-          check.reason === "locked" ? 429 : 422,
-          formReply(form, {
-            fieldErrors: {
-              otp: [
-                check.reason === "locked"
-                  ? refusalMessage("otp_locked", { wait: lockWait(check.retry_after_s) })
-                  : REFUSAL_MESSAGES.otp_invalid,
-              ],
-            },
-          }),
-        );
+        return confirmStep(refusalStatus(check.kind), formReply(form, { fieldErrors: { otp: [check.message] } }));
     }
     const result = await requestPull(database, member, confirmed.value, origin);
     if (!result.ok)
       return {
-        status: 422,
+        status: refusalStatus(result.kind),
         answer: {
           step: "form",
           reply: replyTo(reviewed, { fieldErrors: { [result.field ?? "amount"]: [result.message] } }),

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/statement-pdf";
 import { requireMember } from "~/server/auth/session.server";
+import { refusalStatus } from "~/server/http/form.server";
 import { statementPdf } from "./statements.server";
 
 /**
@@ -12,7 +13,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const result = await statementPdf(user.id, params.accountId, params.month, new Date());
   if (!result.ok) {
     return new Response(`${result.message}\n`, {
-      status: result.status,
+      status: refusalStatus(result.kind),
       headers: {
         "Content-Type": "text/plain; charset=utf-8",
         "Cache-Control": "private, no-store",

@@ -17,7 +17,7 @@ import {
 import { loanApplicationsOpen } from "~/server/loans/products.server";
 import { LineStatementList, LoanStatementList } from "~/components/member/loan-statements";
 import { formatCents } from "~/domain/money";
-import { readForm } from "~/server/http/form.server";
+import { readForm, refusalHeaders, refusalStatus } from "~/server/http/form.server";
 import { UNKNOWN_INTENT_MESSAGE, formIntent } from "~/domain/form-intent";
 import { EXPORT_DAYS_MAX, STATEMENT_MONTHS } from "~/domain/statements";
 import { businessDate } from "~/domain/ledger-rules";
@@ -78,8 +78,10 @@ export async function action({ request }: Route.ActionArgs) {
         ? await lineStatementEmail(user.id, line, month, new Date())
         : await statementEmail(user.id, String(form.get("account") ?? "").slice(0, 20), month, new Date());
   if (!result.ok) {
-    const headers: HeadersInit = result.retry_after_s ? { "Retry-After": String(result.retry_after_s) } : {};
-    return data({ ok: false, message: result.message, account, month }, { status: result.status, headers });
+    return data(
+      { ok: false, message: result.message, account, month },
+      { status: refusalStatus(result.kind), headers: refusalHeaders(result) },
+    );
   }
   return { ok: true, message: result.message, account, month };
 }

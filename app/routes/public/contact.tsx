@@ -12,6 +12,7 @@ import {
   CONTACT_MESSAGE_MAX_CHARS,
   CONTACT_NAME_MAX_CHARS,
   CONTACT_PHONE_MAX_CHARS,
+  CONTACT_RATE_LIMITED,
   CONTACT_SUBJECTS,
   ContactMessageSchema,
   MEETING_MESSAGE_START,
@@ -19,7 +20,7 @@ import {
   subjectFromQuery,
   telephoneHref,
 } from "~/domain/contact";
-import { parseSubmission, readForm, replyTo, type FormReply } from "~/server/http/form.server";
+import { parseSubmission, readForm, refusalHeaders, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { contactReference, sendContactMessage } from "~/server/contact/contact.server";
 import { logger } from "~/server/logger.server";
 import { PageHero } from "~/components/site/page-hero";
@@ -84,8 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     logger.warn({ request_id, ip }, "contact form rate limit reached; message refused");
     return data({ status: "rate_limited", retry_after_s: result.retry_after_s, reply: replyTo(submission, { hideFields }) } satisfies ActionResult, {
-      status: 429,
-      headers: { "Retry-After": String(result.retry_after_s) },
+      status: refusalStatus(result.kind),
+      headers: refusalHeaders(result),
     });
   }
   return { status: "sent", reference: contactReference(request_id), name: submission.value.name, preferred_contact: submission.value.preferred_contact } satisfies ActionResult;
@@ -233,7 +234,7 @@ function ContactForm({ loaderData, result }: { loaderData: Route.ComponentProps[
         </FormMessage>
       ) : null}
       {result?.status === "rate_limited" ? (
-        <FormMessage ref={refusalRef} tone="error" title="Too many messages from your connection" className="mt-6">
+        <FormMessage ref={refusalRef} tone="error" title={CONTACT_RATE_LIMITED} className="mt-6">
           To protect our members from spam, we accept a few messages at a time. Please try again in about {minutesText(result.retry_after_s)}, or call us at{" "}
           {loaderData.support.phone}. Your message has not been sent; what you typed is still below.
         </FormMessage>

@@ -42,8 +42,13 @@ function removalBinding(user_id: string, passkey_id: number): string {
 /** Who the audit log names for the server command (no staff member signs in to run it). */
 export const PASSKEYS_SERVER_COMMAND_ACTOR = "server command: npm run staff:passkeys:remove";
 
+/**
+ * Done, with how many passkeys were removed and sessions ended; or refused with what the command
+ * prints: nobody has the address (`not_found`), a member (`not_staff`: `forbidden`), or no passkey
+ * to remove (`none`: `conflict`, nothing to do). The command picks its exit code.
+ */
 export type RemoveStaffPasskeysResult =
-  { ok: true; removed: number; sessions_ended: number } | { ok: false; code: "not_found" | "not_staff" | "none" };
+  { ok: true; removed: number; sessions_ended: number } | CodedRefusal<"not_found" | "not_staff" | "none">;
 
 /**
  * `npm run staff:passkeys:remove` (docs/operations.md#a-staff-member-lost-their-passkeys): while
@@ -63,8 +68,13 @@ export async function removeStaffPasskeysFromServer(
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
-  if (!user) return { ok: false, code: "not_found" };
-  if (!worksInBackOffice(user.role)) return { ok: false, code: "not_staff" };
+  if (!user) return codedRefusal("not_found", `Refused: nobody has the email ${email}.`, "not_found");
+  if (!worksInBackOffice(user.role))
+    return codedRefusal(
+      "forbidden",
+      `Refused: ${email} is not staff. Members remove passkeys in Account Settings and can always sign in with their password.`,
+      "not_staff",
+    );
   const done = await db.transaction(async (tx) => {
     const removed = await tx
       .update(passkeys)
@@ -84,7 +94,7 @@ export async function removeStaffPasskeysFromServer(
     });
     return { removed, sessions_ended: ended.length };
   });
-  if (!done) return { ok: false, code: "none" };
+  if (!done) return codedRefusal("conflict", `Nothing to do: ${email} has no passkey.`, "none");
   for (const passkey of done.removed) await tellOwner(db, user, "removed", passkey.name, now);
   return { ok: true, removed: done.removed.length, sessions_ended: done.sessions_ended };
 }

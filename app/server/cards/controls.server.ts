@@ -25,7 +25,13 @@ import {
   type CardStatus,
 } from "~/domain/cards";
 import { formatCents } from "~/domain/money";
-import { refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
+import {
+  codedRefusal,
+  refusalMessage,
+  type CodedRefusal,
+  type RefusalDetails,
+  type RefusalKind,
+} from "~/domain/refusals";
 import { cardNumberContext, issueDebitCard } from "./cards.server";
 import { lockCard, spentOnDaySql } from "./authorization.server";
 import { jsonRows } from "~/server/accounts/history.server";
@@ -42,9 +48,25 @@ export interface CardMember {
   email: string;
 }
 
-export type CardControlAnswer =
-  | { ok: true; message: string }
-  | { ok: false; code: RefusalCode | "card_pin"; message: string; field?: "otp" | "pin_code" | "pin_code_confirm" };
+/** Done, with what to tell the member; or a refusal (docs/architecture.md#refusals) next to its field ("otp", "pin_code", "pin_code_confirm"), if it has one. */
+export type CardControlAnswer = { ok: true; message: string } | CodedRefusal<CardRefusalCode>;
+
+type CardRefusalCode = keyof typeof CARD_REFUSAL_KINDS;
+
+/**
+ * What kind of "no" each refusal is (the route picks the HTTP status from it): a card that is not
+ * the member's (`not_found`, the same whether it exists or not), a blocked card (`conflict`), a
+ * lock or too many codes (`too_many`); the rest are the form's input (`bad_input`).
+ */
+const CARD_REFUSAL_KINDS = {
+  card_not_found: "not_found",
+  card_blocked: "conflict",
+  codes_rate_limited: "too_many",
+  otp_locked: "too_many",
+  otp_missing: "bad_input",
+  otp_invalid: "bad_input",
+  card_pin: "bad_input",
+} as const satisfies Record<string, RefusalKind>;
 
 export type CardCodePurpose = "details" | "pin";
 
@@ -52,15 +74,17 @@ export type CardCodePurpose = "details" | "pin";
 export const CARD_TRANSACTIONS_SHOWN = 10;
 const CARDS_MAX = 20;
 
-function refused(code: RefusalCode, field?: "otp", details?: RefusalDetails): CardControlAnswer {
-  return field
-    ? { ok: false, code, message: refusalMessage(code, details), field }
-    : { ok: false, code, message: refusalMessage(code, details) };
+function refused(
+  code: Exclude<CardRefusalCode, "card_pin">,
+  field?: "otp",
+  details?: RefusalDetails,
+): CardControlAnswer {
+  return codedRefusal(CARD_REFUSAL_KINDS[code], refusalMessage(code, details), code, field ? { field } : {});
 }
 
 /** A code that did not confirm: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
 function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): CardControlAnswer {
-  return check.reason === "locked"
+  return check.code === "otp_locked"
     ? refused("otp_locked", "otp", { wait: lockWait(check.retry_after_s) })
     : refused("otp_invalid", "otp");
 }
@@ -207,7 +231,7 @@ export async function sendCardCode(
   const { summary, wording } = CODE_WORDING[purpose];
   const sent = await sendStepUpCode(db, member, `${summary} ${ending(card)}.`, codeBinding(card.id, purpose), wording);
   if (!sent.ok)
-    return sent.reason === "locked"
+    return sent.code === "otp_locked"
       ? refused("otp_locked", undefined, { wait: lockWait(sent.retry_after_s) })
       : refused("codes_rate_limited");
   return {
@@ -288,12 +312,9 @@ export async function changeCardPin(
 ): Promise<CardControlAnswer> {
   const problem = pinProblem(input.pin, input.pin_confirm);
   if (problem)
-    return {
-      ok: false,
-      code: "card_pin",
-      message: problem,
+    return codedRefusal(CARD_REFUSAL_KINDS.card_pin, problem, "card_pin", {
       field: problem === CARD_MESSAGES.pin_mismatch ? "pin_code_confirm" : "pin_code",
-    };
+    });
   const own = await ownCard(db, member.id, card_id, "read");
   if (!own.ok) return own.answer;
   const { card } = own;

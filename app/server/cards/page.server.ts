@@ -1,7 +1,7 @@
 import type { SessionUser } from "~/server/auth/session.server";
 import { db } from "~/server/db/db.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
-import { formReply, parseSubmission, replyTo, type FormReply } from "~/server/http/form.server";
+import { formReply, parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { formIntent, UNKNOWN_INTENT_MESSAGE } from "~/domain/form-intent";
 import {
   cardSchema,
@@ -104,13 +104,6 @@ export async function cardServicesSummary(
 
 export type CardServicesSummary = Awaited<ReturnType<typeof cardServicesSummary>>;
 
-const HTTP_OF: Record<string, number> = {
-  card_not_found: 404,
-  card_blocked: 409,
-  codes_rate_limited: 429,
-  otp_locked: 429,
-};
-
 export async function cardsAction(
   user: SessionUser,
   form: FormData,
@@ -202,7 +195,7 @@ export async function cardsAction(
       : { formErrors: [answer.message] };
     const stay = answer.field ? code_step : undefined;
     return {
-      status: HTTP_OF[answer.code] ?? 400,
+      status: refusalStatus(answer.kind),
       body: {
         intent,
         card_id: value.card_id,

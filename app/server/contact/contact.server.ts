@@ -1,8 +1,9 @@
 import { db } from "~/server/db/db.server";
 import type { DbOrTx } from "~/server/db/client.server";
 import { contactMessages } from "~/server/db/schema";
-import type { ContactMessage } from "~/domain/contact";
 import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
+import { codedRefusal, type CodedRefusal } from "~/domain/refusals";
+import { CONTACT_RATE_LIMITED, type ContactMessage } from "~/domain/contact";
 
 /**
  * Messages from the public contact form (docs/product.md#contact). They are stored for staff to
@@ -18,7 +19,8 @@ export interface ContactOrigin {
   request_id: string;
 }
 
-export type SendContactResult = { ok: true; id: number } | { ok: false; reason: "rate_limited"; retry_after_s: number };
+/** Stored; or refused (`too_many`) because the address sent its quota: `retry_after_s` until the window ends. */
+export type SendContactResult = { ok: true; id: number } | (CodedRefusal<"rate_limited"> & { retry_after_s: number });
 
 /**
  * Stores a validated message, unless this address already sent its quota in the current window:
@@ -35,7 +37,8 @@ export async function sendContactMessage(
     { key: `contact:ip:${origin.source_ip}`, ...CONTACT_RATE_LIMIT },
     { now: options.now, database },
   );
-  if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
+  if (!limit.allowed)
+    return { ...codedRefusal("too_many", CONTACT_RATE_LIMITED, "rate_limited"), retry_after_s: limit.retry_after_s };
   const [row] = await database
     .insert(contactMessages)
     .values({

@@ -1,4 +1,7 @@
-import type { DbOrTx } from "./client.server";
+import type { Db, DbOrTx } from "./client.server";
+
+/** The database transaction `work` runs in: its row locks (`for("update")`) last until it ends. */
+type Transaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The one way a service refuses inside a database transaction (docs/architecture.md#refusals).
@@ -10,7 +13,7 @@ import type { DbOrTx } from "./client.server";
  */
 export async function inRefusableTransaction<R extends { ok: boolean }>(
   db: DbOrTx,
-  work: (tx: DbOrTx) => Promise<R>,
+  work: (tx: Transaction) => Promise<R>,
 ): Promise<R> {
   try {
     return await db.transaction(async (tx) => {

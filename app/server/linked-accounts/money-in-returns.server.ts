@@ -11,6 +11,7 @@ import { formatCents } from "~/domain/money";
 import { returnReason } from "~/domain/nacha/return-file";
 import { linkIdOfMicroEntry, pullIdOf, returnFailsLink, returnedEntryWasDebit } from "~/domain/money-in";
 import { microDepositOffset } from "~/domain/linked-accounts";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import { cancelPendingPulls, MONEY_IN_INITIATOR } from "./money-in.server";
 
 /**
@@ -62,8 +63,6 @@ export async function applyLinkedAccountReturn(
   return null;
 }
 
-class NotReversed extends Error {}
-
 async function applyPullReturn(
   tx: DbOrTx,
   pull_id: number,
@@ -83,32 +82,28 @@ async function applyPullReturn(
     return { status: "unmatched" };
   const code = entry.return_code ?? "";
   const key = `ach-return:${entry.file_id}:${entry.line}`;
-  let reversal_id: number;
-  try {
-    // Both or neither: a hold released without its credit reversed would give the member money twice.
-    reversal_id = await tx.transaction(async (sp) => {
-      if (pull.hold_transaction_id !== null && pull.available_at === null) {
-        const released = await releaseHold(sp, {
-          transaction_id: pull.hold_transaction_id,
-          idempotency_key: `${key}:hold`,
-          resolved_by: `staff:${staff.id}`,
-        });
-        if (!released.ok) throw new NotReversed(released.code);
-      }
-      const reversed = await reverseTransaction(sp, {
-        transaction_id: pull.credit_transaction_id,
-        idempotency_key: key,
-        initiator: MONEY_IN_INITIATOR,
-        created_by: staff.id,
-        memo: `Returned by the other bank: ${returnReason(code)} (${code})`,
+  // Both or neither (a savepoint): a hold released without its credit reversed would give the
+  // member money twice. A ledger refusal (the money was spent, the account frozen or closed) rolls
+  // both back and leaves the return unmatched for staff.
+  const reversed = await inRefusableTransaction(tx, async (sp) => {
+    if (pull.hold_transaction_id !== null && pull.available_at === null) {
+      const released = await releaseHold(sp, {
+        transaction_id: pull.hold_transaction_id,
+        idempotency_key: `${key}:hold`,
+        resolved_by: `staff:${staff.id}`,
       });
-      if (!reversed.ok) throw new NotReversed(reversed.code);
-      return reversed.transaction.id;
+      if (!released.ok) return released;
+    }
+    return reverseTransaction(sp, {
+      transaction_id: pull.credit_transaction_id,
+      idempotency_key: key,
+      initiator: MONEY_IN_INITIATOR,
+      created_by: staff.id,
+      memo: `Returned by the other bank: ${returnReason(code)} (${code})`,
     });
-  } catch (error) {
-    if (error instanceof NotReversed) return { status: "unmatched" };
-    throw error;
-  }
+  });
+  if (!reversed.ok) return { status: "unmatched" };
+  const reversal_id = reversed.transaction.id;
   await tx
     .update(moneyInPulls)
     .set({ status: "returned", return_code: code, return_transaction_id: reversal_id, resolved_at: new Date() })

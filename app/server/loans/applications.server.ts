@@ -22,10 +22,11 @@ import {
   requestProblems,
   type AdverseActionReason,
   type LoanApplicationStatus,
+  type LoanProductTerms,
 } from "~/domain/loans/products";
+import { creditLimitProblem, lineOfferProblems } from "~/domain/loans/line-of-credit";
 import { loanOfferDisclosure } from "~/domain/loans/offer";
 import { loanProduct } from "./products.server";
-import { lineOfferCheck, lineRequestProblem } from "./lines-of-credit.server";
 import { loanFieldContext } from "./fields.server";
 import { declinedEmail, offerEmail, receivedEmail } from "./emails.server";
 import { applicationPledge, pledgeProblem, recordPledge } from "./share-secured.server";
@@ -38,9 +39,10 @@ import { applicationPledge, pledgeProblem, recordPledge } from "./share-secured.
  * step is one database transaction with its audit entry and the member's notification; the email
  * follows the commit (the outbox).
  *
- * This file holds the application and the decision, and what the steps share (the member, the
- * email after the commit). The member's acceptance of an offer and the booking of the loan are in
- * offer-acceptance.server.ts; what the pages read in application-views.server.ts.
+ * This file holds the application and the decision (a loan's and a line's request and offer
+ * checks among them), and what the steps share (the member, the email after the commit). The
+ * member's acceptance of an offer and the booking of the loan are in offer-acceptance.server.ts;
+ * what the pages read in application-views.server.ts.
  */
 
 export const APPLICATION_NOT_FOUND = "We could not find that loan application.";
@@ -338,6 +340,27 @@ function askedFor(amount_cents: number, term_months: number | null): string {
 }
 
 type OfferCheck = { ok: true; offer: { amount_cents: number; term_months: number | null; rate_ppm: number } } | Refusal;
+
+/** A member's request: a credit limit within the product's. */
+function lineRequestProblem(product: LoanProductTerms, credit_limit_cents: number) {
+  const message = creditLimitProblem(product, credit_limit_cents);
+  return message ? { field: "amount", message } : undefined;
+}
+
+/** Staff's offer on a line: the limit and rate within the product, a counter that changes the limit. */
+function lineOfferCheck(
+  product: LoanProductTerms,
+  application: LoanApplicationRow,
+  d: { outcome: "approve" | "counter"; amount_cents: number; rate_ppm: number },
+): OfferCheck {
+  const problem = lineOfferProblems(product, { credit_limit_cents: d.amount_cents, rate_ppm: d.rate_ppm })[0];
+  if (problem) return refusal("bad_input", problem.message, { field: problem.field });
+  if (d.outcome === "counter" && d.amount_cents === application.amount_cents)
+    return refusal("bad_input", "A counter-offer changes the credit limit; to offer what was asked, approve.", {
+      field: "amount",
+    });
+  return { ok: true, offer: { amount_cents: d.amount_cents, term_months: null, rate_ppm: d.rate_ppm } };
+}
 
 /** A closed-end offer: within the product, a counter that changes something, terms the schedule can carry. */
 function closedEndOfferCheck(

@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import {
   creditLineChanges,
   creditLines,
@@ -53,17 +54,6 @@ export const NOTE_MISSING = "Say why: the reason is kept with the change.";
 export const NOTE_MAX_CHARS = 500;
 
 export type LineChangeAnswer = { ok: true; message: string } | Refusal;
-
-class Refused extends Error {
-  constructor(readonly answer: Refusal) {
-    super(answer.message);
-  }
-}
-
-function refusedAnswer(error: unknown): Refusal {
-  if (error instanceof Refused) return error.answer;
-  throw error;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -215,6 +205,29 @@ async function email(db: Db, member_id: string, told: Told | null) {
   }));
 }
 
+/** What a change kept in its transaction: the line as locked, and the email to send after the commit. */
+interface Kept {
+  ok: true;
+  line: CreditLineRow;
+  told: Told | null;
+}
+
+/**
+ * One change of a line: `work` runs in one database transaction (the line locked by `lockOpen`)
+ * and answers what it kept, or a refusal that rolls back all it wrote; after the commit the member
+ * is emailed and staff read `message`.
+ */
+async function changeLine<K extends Kept>(
+  db: Db,
+  work: (tx: Tx) => Promise<K | Refusal>,
+  message: (kept: K) => string,
+): Promise<LineChangeAnswer> {
+  const kept = await inRefusableTransaction(db, work);
+  if (!kept.ok) return kept;
+  await email(db, kept.line.member_id, kept.told);
+  return { ok: true, message: message(kept) };
+}
+
 function cleanNote(note: string): string | Refusal {
   const text = note.trim();
   if (!text) return refusal("bad_input", NOTE_MISSING, { field: "note" });
@@ -223,11 +236,11 @@ function cleanNote(note: string): string | Refusal {
   return text;
 }
 
-/** Locks the line for a change: found, and not closed and paid. */
+/** Locks the line for a change: found, and not closed and paid (else the change's transaction ends refused). */
 async function lockOpen(tx: Tx, line_id: number, member_id?: string): Promise<CreditLineRow> {
   const line = await lockLine(tx, line_id, member_id);
-  if (!line) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
-  if (line.status !== "active") throw new Refused(refusal("conflict", "This line of credit is closed and paid."));
+  if (!line) refuse(refusal("not_found", LINE_NOT_FOUND));
+  if (line.status !== "active") refuse(refusal("conflict", "This line of credit is closed and paid."));
   return line;
 }
 
@@ -257,11 +270,12 @@ export async function freezeLine(
   const reason = input.reason;
   const note = cleanNote(input.note);
   if (typeof note !== "string") return note;
-  return db
-    .transaction(async (tx) => {
+  return changeLine(
+    db,
+    async (tx) => {
       const line = await lockOpen(tx, input.line_id);
-      if (line.closing_reason) throw new Refused(refusal("conflict", "This line is already closed to draws."));
-      if (line.frozen_reason) throw new Refused(refusal("conflict", "Draws on this line are already frozen."));
+      if (line.closing_reason) return refusal("conflict", "This line is already closed to draws.");
+      if (line.frozen_reason) return refusal("conflict", "Draws on this line are already frozen.");
       await tx.update(creditLines).set({ frozen_reason: reason }).where(eq(creditLines.id, line.id));
       const told = await keep(
         tx,
@@ -278,22 +292,20 @@ export async function freezeLine(
         },
         { frozen_reason: null },
       );
-      return { line, told };
-    })
-    .then(async ({ line, told }) => {
-      await email(db, line.member_id, told);
-      return { ok: true as const, message: `Draws on ${lineNumber(line.id)} are frozen. The member was told.` };
-    })
-    .catch(refusedAnswer);
+      return { ok: true, line, told };
+    },
+    ({ line }) => `Draws on ${lineNumber(line.id)} are frozen. The member was told.`,
+  );
 }
 
 export async function unfreezeLine(db: Db, input: StaffLineInput, now: Date = new Date()): Promise<LineChangeAnswer> {
   const note = cleanNote(input.note);
   if (typeof note !== "string") return note;
-  return db
-    .transaction(async (tx) => {
+  return changeLine(
+    db,
+    async (tx) => {
       const line = await lockOpen(tx, input.line_id);
-      if (!line.frozen_reason) throw new Refused(refusal("conflict", "Draws on this line are not frozen."));
+      if (!line.frozen_reason) return refusal("conflict", "Draws on this line are not frozen.");
       await tx.update(creditLines).set({ frozen_reason: null }).where(eq(creditLines.id, line.id));
       const told = await keep(
         tx,
@@ -312,13 +324,10 @@ export async function unfreezeLine(db: Db, input: StaffLineInput, now: Date = ne
         },
         { frozen_reason: line.frozen_reason },
       );
-      return { line, told };
-    })
-    .then(async ({ line, told }) => {
-      await email(db, line.member_id, told);
-      return { ok: true as const, message: `Draws on ${lineNumber(line.id)} are unfrozen. The member was told.` };
-    })
-    .catch(refusedAnswer);
+      return { ok: true, line, told };
+    },
+    ({ line }) => `Draws on ${lineNumber(line.id)} are unfrozen. The member was told.`,
+  );
 }
 
 /**
@@ -337,10 +346,11 @@ async function close(
   now: Date,
 ): Promise<LineChangeAnswer> {
   const day = today(now);
-  return db
-    .transaction(async (tx) => {
+  return changeLine(
+    db,
+    async (tx) => {
       const locked = await lockOpen(tx, line_id, member_id);
-      if (locked.closing_reason) throw new Refused(refusal("conflict", "This line is already closed to draws."));
+      if (locked.closing_reason) return refusal("conflict", "This line is already closed to draws.");
       const line = await accrueTo(tx, locked, day);
       const owed = totalOwed(await lineOwed(tx, line));
       await tx
@@ -367,19 +377,13 @@ async function close(
         },
         { closing_reason: null, owed_cents: owed },
       );
-      return { line, told, owed };
-    })
-    .then(async ({ line, told, owed }) => {
-      await email(db, line.member_id, told);
-      return {
-        ok: true as const,
-        message:
-          owed === 0
-            ? `${lineNumber(line.id)} is closed: nothing was owed.`
-            : `${lineNumber(line.id)} is closed to draws; ${formatCents(owed)} is owed and is repaid under its terms.`,
-      };
-    })
-    .catch(refusedAnswer);
+      return { ok: true, line, told, owed };
+    },
+    ({ line, owed }) =>
+      owed === 0
+        ? `${lineNumber(line.id)} is closed: nothing was owed.`
+        : `${lineNumber(line.id)} is closed to draws; ${formatCents(owed)} is owed and is repaid under its terms.`,
+  );
 }
 
 export async function closeLineByStaff(
@@ -423,30 +427,28 @@ export async function changeLineRate(
   if (typeof note !== "string") return note;
   const rate_ppm = input.rate_ppm;
   const day = today(now);
-  return db
-    .transaction(async (tx) => {
+  return changeLine(
+    db,
+    async (tx) => {
       const line = await lockOpen(tx, input.line_id);
-      if (line.closing_reason) throw new Refused(refusal("conflict", REPAID_UNDER_TERMS));
+      if (line.closing_reason) return refusal("conflict", REPAID_UNDER_TERMS);
       const scheduled = (await tx.select().from(creditLineChanges).where(eq(creditLineChanges.line_id, line.id))).find(
         (c) => c.kind === "rate" && c.status === "scheduled",
       );
       if (scheduled)
-        throw new Refused(
-          refusal(
-            "conflict",
-            `An APR change to ${formatRatePpm(scheduled.rate_to_ppm!)} already takes effect ${formatBusinessDate(scheduled.effective_on)}.`,
-            { field: "rate" },
-          ),
+        return refusal(
+          "conflict",
+          `An APR change to ${formatRatePpm(scheduled.rate_to_ppm!)} already takes effect ${formatBusinessDate(scheduled.effective_on)}.`,
+          { field: "rate" },
         );
       const [application] = await tx
         .select({ slug: loanApplications.product_slug })
         .from(loanApplications)
         .where(eq(loanApplications.id, line.application_id));
       const product = application ? loanProduct(application.slug) : null;
-      if (!product)
-        throw new Refused(refusal("conflict", "This line's product is no longer offered: its APR cannot change."));
+      if (!product) return refusal("conflict", "This line's product is no longer offered: its APR cannot change.");
       const problem = rateChangeProblem(product, line.rate_ppm, rate_ppm);
-      if (problem) throw new Refused(refusal("bad_input", problem, { field: "rate" }));
+      if (problem) return refusal("bad_input", problem, { field: "rate" });
       const effective_on = rateChangeEffectiveOn(line.rate_ppm, rate_ppm, day);
       const increase = rate_ppm > line.rate_ppm;
       const told = await keep(
@@ -473,18 +475,13 @@ export async function changeLineRate(
       );
       // A decrease is in effect today: the accrual puts it in effect on its day.
       if (!increase) await accrueTo(tx, line, day);
-      return { line, told, effective_on, increase };
-    })
-    .then(async ({ line, told, effective_on, increase }) => {
-      await email(db, line.member_id, told);
-      return {
-        ok: true as const,
-        message: increase
-          ? `The APR on ${lineNumber(line.id)} becomes ${formatRatePpm(rate_ppm)} on ${formatBusinessDate(effective_on)}, ${RATE_INCREASE_NOTICE_DAYS} days after today's notice. The member was told.`
-          : `The APR on ${lineNumber(line.id)} is ${formatRatePpm(rate_ppm)} from today. The member was told.`,
-      };
-    })
-    .catch(refusedAnswer);
+      return { ok: true, line, told, effective_on, increase };
+    },
+    ({ line, effective_on, increase }) =>
+      increase
+        ? `The APR on ${lineNumber(line.id)} becomes ${formatRatePpm(rate_ppm)} on ${formatBusinessDate(effective_on)}, ${RATE_INCREASE_NOTICE_DAYS} days after today's notice. The member was told.`
+        : `The APR on ${lineNumber(line.id)} is ${formatRatePpm(rate_ppm)} from today. The member was told.`,
+  );
 }
 
 /**
@@ -503,14 +500,15 @@ export async function lowerLineLimit(
   if (typeof note !== "string") return note;
   const limit_cents = input.limit_cents;
   const day = today(now);
-  return db
-    .transaction(async (tx) => {
+  return changeLine(
+    db,
+    async (tx) => {
       const locked = await lockOpen(tx, input.line_id);
-      if (locked.closing_reason) throw new Refused(refusal("conflict", REPAID_UNDER_TERMS));
+      if (locked.closing_reason) return refusal("conflict", REPAID_UNDER_TERMS);
       const line = await accrueTo(tx, locked, day);
       const owed = totalOwed(await lineOwed(tx, line));
       const problem = lowerLimitProblem(line.credit_limit_cents, owed, limit_cents);
-      if (problem) throw new Refused(refusal("bad_input", problem, { field: "limit" }));
+      if (problem) return refusal("bad_input", problem, { field: "limit" });
       await tx.update(creditLines).set({ credit_limit_cents: limit_cents }).where(eq(creditLines.id, line.id));
       const told = await keep(
         tx,
@@ -534,14 +532,9 @@ export async function lowerLineLimit(
         },
         { credit_limit_cents: line.credit_limit_cents },
       );
-      return { line, told };
-    })
-    .then(async ({ line, told }) => {
-      await email(db, line.member_id, told);
-      return {
-        ok: true as const,
-        message: `The credit limit on ${lineNumber(line.id)} is ${formatCents(limit_cents)} from today. The member was told.`,
-      };
-    })
-    .catch(refusedAnswer);
+      return { ok: true, line, told };
+    },
+    ({ line }) =>
+      `The credit limit on ${lineNumber(line.id)} is ${formatCents(limit_cents)} from today. The member was told.`,
+  );
 }

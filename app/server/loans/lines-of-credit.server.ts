@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import {
   creditLineActivity,
   creditLineCycles,
@@ -18,13 +19,10 @@ import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { daysBetween } from "~/domain/loans/schedule";
 import { accrueInterest, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
-import { type LoanProductTerms } from "~/domain/loans/products";
 import {
   availableCredit,
-  creditLimitProblem,
   drawProblem,
   lineOfCreditDisclosure,
-  lineOfferProblems,
   type LineOfCreditDisclosure,
 } from "~/domain/loans/line-of-credit";
 import { drawsStoppedMessage } from "~/domain/loans/line-changes";
@@ -77,41 +75,9 @@ export function lineNumber(line_id: number): string {
   return `LC-${String(line_id).padStart(6, "0")}`;
 }
 
-class Refused extends Error {
-  constructor(readonly answer: Refusal) {
-    super(answer.message);
-  }
-}
-
-function refusedAnswer(error: unknown): Refusal {
-  if (error instanceof Refused) return error.answer;
-  throw error;
-}
-
 // ---------------------------------------------------------------------------------------------
-// Applying, deciding, accepting, reading (called from ./applications.server.ts, ./offer-acceptance.server.ts and
-// ./application-views.server.ts)
-
-/** A member's request: a credit limit within the product's. */
-export function lineRequestProblem(product: LoanProductTerms, credit_limit_cents: number) {
-  const message = creditLimitProblem(product, credit_limit_cents);
-  return message ? { field: "amount", message } : undefined;
-}
-
-/** Staff's offer on a line: the limit and rate within the product, a counter that changes the limit. */
-export function lineOfferCheck(
-  product: LoanProductTerms,
-  application: LoanApplicationRow,
-  d: { outcome: "approve" | "counter"; amount_cents: number; rate_ppm: number },
-): { ok: true; offer: { amount_cents: number; term_months: null; rate_ppm: number } } | Refusal {
-  const problem = lineOfferProblems(product, { credit_limit_cents: d.amount_cents, rate_ppm: d.rate_ppm })[0];
-  if (problem) return refusal("bad_input", problem.message, { field: problem.field });
-  if (d.outcome === "counter" && d.amount_cents === application.amount_cents)
-    return refusal("bad_input", "A counter-offer changes the credit limit; to offer what was asked, approve.", {
-      field: "amount",
-    });
-  return { ok: true, offer: { amount_cents: d.amount_cents, term_months: null, rate_ppm: d.rate_ppm } };
-}
+// Accepting and reading an offer (called from ./offer-acceptance.server.ts and ./application-views.server.ts); the
+// request's and the offer's checks are the application's and decision's (./applications.server.ts)
 
 /** The account-opening disclosure of an open offer, as if accepted on `opened_on`; null when the product is gone. */
 function offerDisclosure(application: LoanApplicationRow, opened_on: string): LineOfCreditDisclosure | null {
@@ -162,13 +128,13 @@ export async function acceptLineOffer(
   if (!disclosure) return refusal("conflict", "This line of credit is no longer offered. Please contact us.");
   const owner = await memberOf(db, member.id);
   const pdf = await renderLineDisclosurePdf({ application, disclosure, member_name: owner.name });
-  const accepted = await db.transaction(async (tx) => {
+  const accepted = await inRefusableTransaction(db, async (tx): Promise<AcceptAnswer> => {
     const rows = await tx
       .update(loanApplications)
       .set({ status: "accepted", accepted_at: now, disclosure: { ...disclosure }, disclosure_pdf: pdf })
       .where(and(eq(loanApplications.id, application.id), inArray(loanApplications.status, ["approved", "countered"])))
       .returning({ id: loanApplications.id });
-    if (rows.length === 0) return false;
+    if (rows.length === 0) return refusal("conflict", "This offer can no longer be accepted.");
     const receivable = await openLoanReceivable(tx, `Line of credit receivable: application ${application.id}`);
     const [line] = await tx
       .insert(creditLines)
@@ -213,9 +179,9 @@ export async function acceptLineOffer(
       body: `${lineNumber(line!.id)} has a credit limit of ${formatCents(disclosure.credit_limit_cents)}. Draw on it under Loans whenever you like. Your account-opening disclosure is kept there and was emailed to you.`,
       at: now,
     });
-    return true;
+    return { ok: true, application_id: application.id };
   });
-  if (!accepted) return refusal("conflict", "This offer can no longer be accepted.");
+  if (!accepted.ok) return accepted;
   await mailAfterCommit(db, member, () => ({
     ...lineAcceptedEmail({ product_name: application.product_name, disclosure }),
     attachments: [
@@ -345,73 +311,70 @@ export async function drawOnLine(
   const to = await memberOwnAccount(db, member.id, input.to_account_id);
   if (!to) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "to" });
   const day = today(now);
-  return db
-    .transaction(async (tx): Promise<DrawAnswer> => {
-      const locked = await lockLine(tx, input.line_id, member.id);
-      if (!locked) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
-      const stopped = drawsStoppedMessage(locked);
-      if (stopped) throw new Refused(refusal("conflict", stopped));
-      const line = await accrueTo(tx, locked, day);
-      const available = availableCredit(line.credit_limit_cents, totalOwed(await lineOwed(tx, line)));
-      const problem = drawProblem(input.amount_cents, available);
-      if (problem) throw new Refused(refusal("bad_input", problem, { field: "amount" }));
-      const posted = await postTransfer(tx, {
-        idempotency_key: `line-draw:${line.id}:${input.idempotency_key}`,
-        initiator: `member:${member.id}`,
-        kind: "loan_draw",
-        created_by: member.id,
-        memo: `${line.product_name} ${lineNumber(line.id)}: draw`,
-        category: "Transfer",
-        effective_date: day,
-        entries: [
-          { account_id: line.receivable_account_id, amount_cents: -input.amount_cents },
-          { account_id: to.id, amount_cents: input.amount_cents },
-        ],
-      });
-      if (!posted.ok)
-        throw new Refused(refusal("conflict", refusalMessage(posted.code), { field: "to", code: posted.code }));
-      const [activity] = await tx
-        .insert(creditLineActivity)
-        .values({
-          line_id: line.id,
-          member_id: member.id,
-          kind: "draw",
-          account_id: to.id,
-          amount_cents: input.amount_cents,
-          principal_cents: input.amount_cents,
-          transaction_id: posted.transaction.id,
-          idempotency_key: input.idempotency_key,
-          on: day,
-          created_at: now,
-        })
-        .returning({ id: creditLineActivity.id });
-      await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: "line.draw",
-        subject_type: "credit_line",
-        subject_id: line.id,
+  return inRefusableTransaction(db, async (tx): Promise<DrawAnswer> => {
+    const locked = await lockLine(tx, input.line_id, member.id);
+    if (!locked) return refusal("not_found", LINE_NOT_FOUND);
+    const stopped = drawsStoppedMessage(locked);
+    if (stopped) return refusal("conflict", stopped);
+    const line = await accrueTo(tx, locked, day);
+    const available = availableCredit(line.credit_limit_cents, totalOwed(await lineOwed(tx, line)));
+    const problem = drawProblem(input.amount_cents, available);
+    if (problem) return refusal("bad_input", problem, { field: "amount" });
+    const posted = await postTransfer(tx, {
+      idempotency_key: `line-draw:${line.id}:${input.idempotency_key}`,
+      initiator: `member:${member.id}`,
+      kind: "loan_draw",
+      created_by: member.id,
+      memo: `${line.product_name} ${lineNumber(line.id)}: draw`,
+      category: "Transfer",
+      effective_date: day,
+      entries: [
+        { account_id: line.receivable_account_id, amount_cents: -input.amount_cents },
+        { account_id: to.id, amount_cents: input.amount_cents },
+      ],
+    });
+    if (!posted.ok) return refusal("conflict", refusalMessage(posted.code), { field: "to", code: posted.code });
+    const [activity] = await tx
+      .insert(creditLineActivity)
+      .values({
+        line_id: line.id,
         member_id: member.id,
-        after: { amount_cents: input.amount_cents, to_account_id: to.id, available_before_cents: available },
-        ...origin,
-        at: now,
-      });
-      await notify(tx, {
-        member_id: member.id,
-        kind: "loan_update",
-        title: `You drew ${formatCents(input.amount_cents)} on your ${line.product_name.toLowerCase()}`,
-        body: `${formatCents(input.amount_cents)} from ${lineNumber(line.id)} went to ${to.name}. Interest on it starts today.`,
-        at: now,
-      });
-      return {
-        ok: true,
-        activity_id: activity!.id,
+        kind: "draw",
+        account_id: to.id,
         amount_cents: input.amount_cents,
-        available_cents: available - input.amount_cents,
-        replayed: false,
-      };
-    })
-    .catch(refusedAnswer);
+        principal_cents: input.amount_cents,
+        transaction_id: posted.transaction.id,
+        idempotency_key: input.idempotency_key,
+        on: day,
+        created_at: now,
+      })
+      .returning({ id: creditLineActivity.id });
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: "line.draw",
+      subject_type: "credit_line",
+      subject_id: line.id,
+      member_id: member.id,
+      after: { amount_cents: input.amount_cents, to_account_id: to.id, available_before_cents: available },
+      ...origin,
+      at: now,
+    });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "loan_update",
+      title: `You drew ${formatCents(input.amount_cents)} on your ${line.product_name.toLowerCase()}`,
+      body: `${formatCents(input.amount_cents)} from ${lineNumber(line.id)} went to ${to.name}. Interest on it starts today.`,
+      at: now,
+    });
+    return {
+      ok: true,
+      activity_id: activity!.id,
+      amount_cents: input.amount_cents,
+      available_cents: available - input.amount_cents,
+      replayed: false,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -479,90 +442,86 @@ export async function payLine(
   const from = await memberOwnAccount(db, member.id, input.from_account_id);
   if (!from) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "from" });
   const day = today(now);
-  return db
-    .transaction(async (tx): Promise<PayLineAnswer> => {
-      const locked = await lockLine(tx, input.line_id, member.id);
-      if (!locked) throw new Refused(refusal("not_found", LINE_NOT_FOUND));
-      if (locked.status !== "active") throw new Refused(refusal("conflict", LINE_CLOSED));
-      const line = await accrueTo(tx, locked, day);
-      const owed = await lineOwed(tx, line);
-      const balance = totalOwed(owed);
-      if (balance === 0) throw new Refused(refusal("bad_input", "You owe nothing on this line.", { field: "amount" }));
-      const cycle = await latestCycle(tx, line.id, day);
-      let amount_cents: number;
-      if (input.amount.kind === "payoff") amount_cents = balance;
-      else if (input.amount.kind === "next_due") {
-        amount_cents = Math.min(minimumLeft(cycle), balance);
-        if (amount_cents === 0)
-          throw new Refused(
-            refusal("bad_input", "No minimum payment is due now: enter an amount to pay.", { field: "amount" }),
-          );
-      } else amount_cents = input.amount.amount_cents;
-      const applied = applyOrRefuse(amount_cents, owed, "balance");
-      if ("ok" in applied) throw new Refused(applied);
-      const posted = await postRepayment(tx, {
-        idempotency_key: `line-payment:${line.id}:${input.idempotency_key}`,
+  return inRefusableTransaction(db, async (tx): Promise<PayLineAnswer> => {
+    const locked = await lockLine(tx, input.line_id, member.id);
+    if (!locked) return refusal("not_found", LINE_NOT_FOUND);
+    if (locked.status !== "active") return refusal("conflict", LINE_CLOSED);
+    const line = await accrueTo(tx, locked, day);
+    const owed = await lineOwed(tx, line);
+    const balance = totalOwed(owed);
+    if (balance === 0) return refusal("bad_input", "You owe nothing on this line.", { field: "amount" });
+    const cycle = await latestCycle(tx, line.id, day);
+    let amount_cents: number;
+    if (input.amount.kind === "payoff") amount_cents = balance;
+    else if (input.amount.kind === "next_due") {
+      amount_cents = Math.min(minimumLeft(cycle), balance);
+      if (amount_cents === 0)
+        return refusal("bad_input", "No minimum payment is due now: enter an amount to pay.", { field: "amount" });
+    } else amount_cents = input.amount.amount_cents;
+    const applied = applyOrRefuse(amount_cents, owed, "balance");
+    if ("ok" in applied) return applied;
+    const posted = await postRepayment(tx, {
+      idempotency_key: `line-payment:${line.id}:${input.idempotency_key}`,
+      member_id: member.id,
+      created_by: kind === "autopay" ? "line-servicing" : member.id,
+      memo: `${line.product_name} ${lineNumber(line.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
+      day,
+      from_account_id: from.id,
+      receivable_account_id: line.receivable_account_id,
+      amount_cents,
+      applied,
+    });
+    if (!posted.ok) return posted;
+    const [activity] = await tx
+      .insert(creditLineActivity)
+      .values({
+        line_id: line.id,
         member_id: member.id,
-        created_by: kind === "autopay" ? "line-servicing" : member.id,
-        memo: `${line.product_name} ${lineNumber(line.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
-        day,
-        from_account_id: from.id,
-        receivable_account_id: line.receivable_account_id,
+        kind,
+        account_id: from.id,
         amount_cents,
-        applied,
-      });
-      if (!posted.ok) throw new Refused(posted);
-      const [activity] = await tx
-        .insert(creditLineActivity)
-        .values({
-          line_id: line.id,
-          member_id: member.id,
-          kind,
-          account_id: from.id,
-          amount_cents,
-          ...applied,
-          transaction_id: posted.transaction.id,
-          idempotency_key: input.idempotency_key,
-          on: day,
-          created_at: now,
-        })
-        .returning({ id: creditLineActivity.id });
+        ...applied,
+        transaction_id: posted.transaction.id,
+        idempotency_key: input.idempotency_key,
+        on: day,
+        created_at: now,
+      })
+      .returning({ id: creditLineActivity.id });
+    await tx
+      .update(creditLines)
+      .set({
+        accrued_interest_cents: line.accrued_interest_cents - applied.interest_cents,
+        fees_due_cents: line.fees_due_cents - applied.fees_cents,
+      })
+      .where(eq(creditLines.id, line.id));
+    if (cycle)
       await tx
-        .update(creditLines)
-        .set({
-          accrued_interest_cents: line.accrued_interest_cents - applied.interest_cents,
-          fees_due_cents: line.fees_due_cents - applied.fees_cents,
-        })
-        .where(eq(creditLines.id, line.id));
-      if (cycle)
-        await tx
-          .update(creditLineCycles)
-          .set({ paid_cents: cycle.paid_cents + amount_cents })
-          .where(eq(creditLineCycles.id, cycle.id));
-      // A line closed to draws is closed for good once nothing is owed.
-      if (line.closing_reason && amount_cents === balance)
-        await tx.update(creditLines).set({ status: "closed", closed_on: day }).where(eq(creditLines.id, line.id));
-      await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: kind === "autopay" ? "line.autopay" : "line.pay",
-        subject_type: "credit_line",
-        subject_id: line.id,
-        member_id: member.id,
-        after: { amount_cents, ...applied, from_account_id: from.id },
-        ...(origin ?? {}),
-        at: now,
-      });
-      await notify(tx, {
-        member_id: member.id,
-        kind: "loan_update",
-        title: `We received your ${formatCents(amount_cents)} line of credit payment`,
-        body: paymentBreakdown(amount_cents, from.name, lineNumber(line.id), applied),
-        at: now,
-      });
-      return { ok: true, activity_id: activity!.id, amount_cents, ...applied, replayed: false };
-    })
-    .catch(refusedAnswer);
+        .update(creditLineCycles)
+        .set({ paid_cents: cycle.paid_cents + amount_cents })
+        .where(eq(creditLineCycles.id, cycle.id));
+    // A line closed to draws is closed for good once nothing is owed.
+    if (line.closing_reason && amount_cents === balance)
+      await tx.update(creditLines).set({ status: "closed", closed_on: day }).where(eq(creditLines.id, line.id));
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: kind === "autopay" ? "line.autopay" : "line.pay",
+      subject_type: "credit_line",
+      subject_id: line.id,
+      member_id: member.id,
+      after: { amount_cents, ...applied, from_account_id: from.id },
+      ...(origin ?? {}),
+      at: now,
+    });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "loan_update",
+      title: `We received your ${formatCents(amount_cents)} line of credit payment`,
+      body: paymentBreakdown(amount_cents, from.name, lineNumber(line.id), applied),
+      at: now,
+    });
+    return { ok: true, activity_id: activity!.id, amount_cents, ...applied, replayed: false };
+  });
 }
 
 export type LineAutopayAnswer = AutopayAnswer;

@@ -6,7 +6,9 @@ import {
   loanEvents,
   loanPayments,
   loanScheduledPayments,
+  loanStaffActions,
   loans,
+  type LoanStaffActionRow,
 } from "~/server/db/schema";
 import { today } from "~/server/ledger/ledger.server";
 import { formatBusinessDate } from "~/domain/calendar-date";
@@ -14,7 +16,6 @@ import { daysBetween } from "~/domain/loans/schedule";
 import { nextPaymentDue, paymentParts, payoffQuote, totalOwed, type LoanOwed } from "~/domain/loans/servicing";
 import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
-import { correctionLabel, correctionSign, postedCorrections } from "./staff-actions.server";
 
 /**
  * What the member's loan pages read (docs/product.md#loan-servicing): the member's booked loans, a
@@ -313,4 +314,26 @@ export async function memberLoanChoices(db: DbOrTx, member_id: string) {
     .where(eq(loans.member_id, member_id))
     .orderBy(asc(loans.id));
   return rows.map((r) => ({ value: `loan-${r.id}`, label: `${r.product_name} ${loanNumber(r.id)}` }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff's corrections as the member's history shows them (made in ./staff-actions.server.ts)
+
+/** A loan's posted staff corrections, newest first, for the member's own pages and exports. */
+export async function postedCorrections(db: DbOrTx, loan_id: number) {
+  return db
+    .select()
+    .from(loanStaffActions)
+    .where(and(eq(loanStaffActions.loan_id, loan_id), eq(loanStaffActions.status, "posted")))
+    .orderBy(desc(loanStaffActions.id));
+}
+
+/** How a posted correction changes what the member owes (positive: owes less), for their history and exports. */
+export function correctionSign(action: Pick<LoanStaffActionRow, "target_kind">): 1 | -1 {
+  return action.target_kind === "payment" ? -1 : 1;
+}
+
+export function correctionLabel(action: Pick<LoanStaffActionRow, "kind" | "target_kind">): string {
+  if (action.kind === "waive_fee") return "Late fee waived";
+  return action.target_kind === "payment" ? "Payment reversed" : "Interest corrected";
 }

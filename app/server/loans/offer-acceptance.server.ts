@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import {
   ledgerAccounts,
   loanApplications,
@@ -12,7 +13,7 @@ import { openLoanReceivable } from "~/server/ledger/accounts.server";
 import { postTransfer, today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { refusal, refusalMessage, type Refusal } from "~/domain/refusals";
+import { refusal, refusalMessage } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { offerOpen } from "~/domain/loans/products";
 import { loanOfferDisclosure, withSecurity, type LoanOfferDisclosure } from "~/domain/loans/offer";
@@ -50,12 +51,6 @@ async function payoutAccount(db: DbOrTx, member_id: string): Promise<number | nu
     .orderBy(asc(ledgerAccounts.id))
     .limit(1);
   return row?.id ?? null;
-}
-
-class BookingRefused extends Error {
-  constructor(readonly answer: Refusal) {
-    super(answer.message);
-  }
 }
 
 /**
@@ -98,49 +93,41 @@ export async function acceptOffer(
   if (!checking_id) return refusal("conflict", NO_CHECKING);
   const owner = await memberOf(db, member.id);
   const pdf = await renderLoanDisclosurePdf({ application, disclosure, member_name: owner.name });
-  const accepted = await db
-    .transaction(async (tx) => {
-      const rows = await tx
-        .update(loanApplications)
-        .set({ status: "accepted", accepted_at: now, disclosure: { ...disclosure }, disclosure_pdf: pdf })
-        .where(
-          and(eq(loanApplications.id, application.id), inArray(loanApplications.status, ["approved", "countered"])),
-        )
-        .returning({ id: loanApplications.id });
-      if (rows.length === 0) return false;
-      await bookLoan(tx, { application, member_id: member.id, disclosure, checking_id, now });
-      await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: "loan.accept",
-        subject_type: "loan_application",
-        subject_id: application.id,
-        member_id: member.id,
-        before: { status: application.status },
-        after: {
-          status: "accepted",
-          amount_cents: disclosure.amount_financed_cents,
-          apr_bp: disclosure.apr_bp,
-          finance_charge_cents: disclosure.finance_charge_cents,
-        },
-        ...origin,
-        at: now,
-      });
-      await notify(tx, {
-        member_id: member.id,
-        kind: "loan_update",
-        title: `Your ${application.product_name.toLowerCase()} is paid out`,
-        body: `We deposited ${formatCents(disclosure.amount_cents)} into your checking account. Your Truth in Lending disclosure is kept under Loans and was emailed to you.`,
-        at: now,
-      });
-      return true;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof BookingRefused) return error.answer;
-      throw error;
+  const accepted = await inRefusableTransaction(db, async (tx): Promise<AcceptAnswer> => {
+    const rows = await tx
+      .update(loanApplications)
+      .set({ status: "accepted", accepted_at: now, disclosure: { ...disclosure }, disclosure_pdf: pdf })
+      .where(and(eq(loanApplications.id, application.id), inArray(loanApplications.status, ["approved", "countered"])))
+      .returning({ id: loanApplications.id });
+    if (rows.length === 0) return refusal("conflict", "This offer can no longer be accepted.");
+    await bookLoan(tx, { application, member_id: member.id, disclosure, checking_id, now });
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: "loan.accept",
+      subject_type: "loan_application",
+      subject_id: application.id,
+      member_id: member.id,
+      before: { status: application.status },
+      after: {
+        status: "accepted",
+        amount_cents: disclosure.amount_financed_cents,
+        apr_bp: disclosure.apr_bp,
+        finance_charge_cents: disclosure.finance_charge_cents,
+      },
+      ...origin,
+      at: now,
     });
-  if (accepted === false) return refusal("conflict", "This offer can no longer be accepted.");
-  if (accepted !== true) return accepted;
+    await notify(tx, {
+      member_id: member.id,
+      kind: "loan_update",
+      title: `Your ${application.product_name.toLowerCase()} is paid out`,
+      body: `We deposited ${formatCents(disclosure.amount_cents)} into your checking account. Your Truth in Lending disclosure is kept under Loans and was emailed to you.`,
+      at: now,
+    });
+    return { ok: true, application_id };
+  });
+  if (!accepted.ok) return accepted;
   await mailAfterCommit(db, member, () => ({
     ...acceptedEmail({ product_name: application.product_name, disclosure }),
     attachments: [
@@ -165,7 +152,7 @@ interface LoanBooking {
  * Booking an accepted loan (docs/product.md#loans), inside the acceptance's transaction: the
  * loan's own receivable account, then one ledger transaction paying the amount into the member's
  * checking from it, the loan and its payment schedule, and for a share-secured loan the hold on
- * the pledged savings. A refusal throws BookingRefused, rolling the acceptance back.
+ * the pledged savings. A refusal ends the acceptance's transaction (`refuse`), rolling it back.
  */
 async function bookLoan(tx: Tx, { application, member_id, disclosure, checking_id, now }: LoanBooking): Promise<void> {
   const receivable = await openLoanReceivable(tx, `Loan receivable: application ${application.id}`);
@@ -182,8 +169,7 @@ async function bookLoan(tx: Tx, { application, member_id, disclosure, checking_i
       { account_id: checking_id, amount_cents: disclosure.amount_cents },
     ],
   });
-  if (!posted.ok)
-    throw new BookingRefused(refusal("conflict", `The loan could not be paid out: ${refusalMessage(posted.code)}.`));
+  if (!posted.ok) refuse(refusal("conflict", `The loan could not be paid out: ${refusalMessage(posted.code)}.`));
   const [loan] = await tx
     .insert(loans)
     .values({
@@ -211,7 +197,7 @@ async function bookLoan(tx: Tx, { application, member_id, disclosure, checking_i
     amount_cents: disclosure.amount_cents,
     day: disclosure.disbursed_on,
   });
-  if (held && !held.ok) throw new BookingRefused(held);
+  if (held && !held.ok) refuse(held);
   await tx.insert(loanScheduledPayments).values(
     disclosure.payments.map((p) => ({
       loan_id: loan!.id,

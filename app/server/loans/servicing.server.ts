@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction } from "~/server/db/refusable-transaction.server";
 import {
   loanApplications,
   loanEvents,
@@ -167,12 +168,6 @@ export type PayLoanAnswer =
     }
   | Refusal;
 
-class PaymentRefused extends Error {
-  constructor(readonly answer: Refusal) {
-    super(answer.message);
-  }
-}
-
 /**
  * A payment on the member's own loan from their own checking or savings (docs/product.md#loan-
  * servicing). Interest is first accrued to today, then the payment is applied to fees, interest,
@@ -214,115 +209,107 @@ export async function payLoan(
   const from = await memberOwnAccount(db, member.id, input.from_account_id);
   if (!from) return refusal("bad_input", CHOOSE_OWN_ACCOUNT, { field: "from" });
   const day = today(now);
-  return db
-    .transaction(async (tx): Promise<PayLoanAnswer> => {
-      const locked = await lockLoan(tx, input.loan_id, member.id);
-      if (!locked) throw new PaymentRefused(refusal("not_found", LOAN_NOT_FOUND));
-      if (locked.status !== "active") throw new PaymentRefused(refusal("conflict", LOAN_PAID_OFF));
-      const loan = await accrueTo(tx, locked, day);
-      const owed = await loanOwed(tx, loan);
-      const payoff_cents = totalOwed(owed);
-      let amount_cents: number;
-      if (input.amount.kind === "payoff") amount_cents = payoff_cents;
-      else if (input.amount.kind === "next_due") {
-        const due = nextPaymentDue(await scheduleOf(tx, loan.id), loan.paid_toward_schedule_cents, owed);
-        if (!due)
-          throw new PaymentRefused(
-            refusal("bad_input", "Your scheduled payments are all paid: enter an amount to pay extra.", {
-              field: "amount",
-            }),
-          );
-        amount_cents = due.amount_cents;
-      } else amount_cents = input.amount.amount_cents;
-      const applied = applyOrRefuse(amount_cents, owed, "payoff");
-      if ("ok" in applied) throw new PaymentRefused(applied);
-      const posted = await postRepayment(tx, {
-        idempotency_key: `loan-payment:${loan.id}:${input.idempotency_key}`,
-        member_id: member.id,
-        created_by: kind === "autopay" ? "loan-servicing" : member.id,
-        memo: `${loan.product_name} ${loanNumber(loan.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
-        day,
-        from_account_id: from.id,
-        receivable_account_id: loan.receivable_account_id,
-        amount_cents,
-        applied,
-      });
-      if (!posted.ok) throw new PaymentRefused(posted);
-      const paid_off = applied.fees_cents + applied.interest_cents + applied.principal_cents === payoff_cents;
-      const [payment] = await tx
-        .insert(loanPayments)
-        .values({
-          loan_id: loan.id,
-          member_id: member.id,
-          from_account_id: from.id,
-          kind,
-          amount_cents,
-          ...applied,
-          transaction_id: posted.transaction.id,
-          idempotency_key: input.idempotency_key,
-          paid_on: day,
-          created_at: now,
-        })
-        .returning({ id: loanPayments.id });
-      await tx
-        .update(loans)
-        .set({
-          accrued_interest_cents: loan.accrued_interest_cents - applied.interest_cents,
-          fees_due_cents: loan.fees_due_cents - applied.fees_cents,
-          paid_toward_schedule_cents:
-            loan.paid_toward_schedule_cents + applied.interest_cents + applied.principal_cents,
-          // Paid off: closed; the fraction of a cent carried is not money and is let go.
-          ...(paid_off
-            ? { status: "paid_off" as const, closed_on: day, accrual_carry: 0, autopay_account_id: null }
-            : {}),
-        })
-        .where(eq(loans.id, loan.id));
-      // A share-secured loan: the hold on the pledged savings follows the principal owed.
-      await holdFollowsPrincipal(tx, {
+  return inRefusableTransaction(db, async (tx): Promise<PayLoanAnswer> => {
+    const locked = await lockLoan(tx, input.loan_id, member.id);
+    if (!locked) return refusal("not_found", LOAN_NOT_FOUND);
+    if (locked.status !== "active") return refusal("conflict", LOAN_PAID_OFF);
+    const loan = await accrueTo(tx, locked, day);
+    const owed = await loanOwed(tx, loan);
+    const payoff_cents = totalOwed(owed);
+    let amount_cents: number;
+    if (input.amount.kind === "payoff") amount_cents = payoff_cents;
+    else if (input.amount.kind === "next_due") {
+      const due = nextPaymentDue(await scheduleOf(tx, loan.id), loan.paid_toward_schedule_cents, owed);
+      if (!due)
+        return refusal("bad_input", "Your scheduled payments are all paid: enter an amount to pay extra.", {
+          field: "amount",
+        });
+      amount_cents = due.amount_cents;
+    } else amount_cents = input.amount.amount_cents;
+    const applied = applyOrRefuse(amount_cents, owed, "payoff");
+    if ("ok" in applied) return applied;
+    const posted = await postRepayment(tx, {
+      idempotency_key: `loan-payment:${loan.id}:${input.idempotency_key}`,
+      member_id: member.id,
+      created_by: kind === "autopay" ? "loan-servicing" : member.id,
+      memo: `${loan.product_name} ${loanNumber(loan.id)}: ${kind === "autopay" ? "autopay" : "payment"}`,
+      day,
+      from_account_id: from.id,
+      receivable_account_id: loan.receivable_account_id,
+      amount_cents,
+      applied,
+    });
+    if (!posted.ok) return posted;
+    const paid_off = applied.fees_cents + applied.interest_cents + applied.principal_cents === payoff_cents;
+    const [payment] = await tx
+      .insert(loanPayments)
+      .values({
         loan_id: loan.id,
         member_id: member.id,
-        receivable_account_id: loan.receivable_account_id,
-        principal_owed_cents: owed.principal_cents - applied.principal_cents,
-        paid_off,
-        payment_id: payment!.id,
-        day,
-        now,
-      });
-      await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: kind === "autopay" ? "loan.autopay" : "loan.pay",
-        subject_type: "loan",
-        subject_id: loan.id,
-        member_id: member.id,
-        after: { amount_cents, ...applied, from_account_id: from.id, paid_off },
-        ...(origin ?? {}),
-        at: now,
-      });
-      await notify(tx, {
-        member_id: member.id,
-        kind: "loan_update",
-        title: paid_off
-          ? `Your ${loan.product_name.toLowerCase()} is paid off`
-          : `We received your ${formatCents(amount_cents)} loan payment`,
-        body: paid_off
-          ? `${loanNumber(loan.id)} is paid in full and closed. Thank you.`
-          : paymentBreakdown(amount_cents, from.name, loanNumber(loan.id), applied),
-        at: now,
-      });
-      return {
-        ok: true,
-        payment_id: payment!.id,
+        from_account_id: from.id,
+        kind,
         amount_cents,
         ...applied,
-        paid_off,
-        replayed: false,
-      };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof PaymentRefused) return error.answer;
-      throw error;
+        transaction_id: posted.transaction.id,
+        idempotency_key: input.idempotency_key,
+        paid_on: day,
+        created_at: now,
+      })
+      .returning({ id: loanPayments.id });
+    await tx
+      .update(loans)
+      .set({
+        accrued_interest_cents: loan.accrued_interest_cents - applied.interest_cents,
+        fees_due_cents: loan.fees_due_cents - applied.fees_cents,
+        paid_toward_schedule_cents: loan.paid_toward_schedule_cents + applied.interest_cents + applied.principal_cents,
+        // Paid off: closed; the fraction of a cent carried is not money and is let go.
+        ...(paid_off
+          ? { status: "paid_off" as const, closed_on: day, accrual_carry: 0, autopay_account_id: null }
+          : {}),
+      })
+      .where(eq(loans.id, loan.id));
+    // A share-secured loan: the hold on the pledged savings follows the principal owed.
+    await holdFollowsPrincipal(tx, {
+      loan_id: loan.id,
+      member_id: member.id,
+      receivable_account_id: loan.receivable_account_id,
+      principal_owed_cents: owed.principal_cents - applied.principal_cents,
+      paid_off,
+      payment_id: payment!.id,
+      day,
+      now,
     });
+    await recordAudit(tx, {
+      actor_id: member.id,
+      actor_email: member.email,
+      action: kind === "autopay" ? "loan.autopay" : "loan.pay",
+      subject_type: "loan",
+      subject_id: loan.id,
+      member_id: member.id,
+      after: { amount_cents, ...applied, from_account_id: from.id, paid_off },
+      ...(origin ?? {}),
+      at: now,
+    });
+    await notify(tx, {
+      member_id: member.id,
+      kind: "loan_update",
+      title: paid_off
+        ? `Your ${loan.product_name.toLowerCase()} is paid off`
+        : `We received your ${formatCents(amount_cents)} loan payment`,
+      body: paid_off
+        ? `${loanNumber(loan.id)} is paid in full and closed. Thank you.`
+        : paymentBreakdown(amount_cents, from.name, loanNumber(loan.id), applied),
+      at: now,
+    });
+    return {
+      ok: true,
+      payment_id: payment!.id,
+      amount_cents,
+      ...applied,
+      paid_off,
+      replayed: false,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Actor } from "~/domain/actor";
 import type { Db, DbOrTx } from "~/server/db/client.server";
+import { inRefusableTransaction, refuse } from "~/server/db/refusable-transaction.server";
 import {
   loanEvents,
   loanPayments,
@@ -24,7 +25,7 @@ import { dualControlReasonsText } from "~/domain/dual-control";
 import { lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 import { loanNumber } from "~/domain/loans/products";
 import { loanOwed } from "./servicing.server";
-import { memberLoanDetail } from "./loan-views.server";
+import { correctionLabel, memberLoanDetail } from "./loan-views.server";
 import { loanPledge } from "./share-secured.server";
 
 /**
@@ -50,12 +51,6 @@ export const REASON_MISSING = "Say why: the reason is kept with the correction."
 export const REASON_MAX_CHARS = 500;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-class ActionRefused extends Error {
-  constructor(readonly answer: Refusal) {
-    super(answer.message);
-  }
-}
 
 function secondApprovalAboveCents(): number {
   return institution().limits.adjustment_second_approval_above_cents;
@@ -153,25 +148,6 @@ export async function staffLoanView(
   };
 }
 
-/** The loan a staff correction of the member's history shows, for the member's own pages and exports. */
-export async function postedCorrections(db: DbOrTx, loan_id: number) {
-  return db
-    .select()
-    .from(loanStaffActions)
-    .where(and(eq(loanStaffActions.loan_id, loan_id), eq(loanStaffActions.status, "posted")))
-    .orderBy(desc(loanStaffActions.id));
-}
-
-/** How a posted correction changes what the member owes (positive: owes less), for their history and exports. */
-export function correctionSign(action: Pick<LoanStaffActionRow, "target_kind">): 1 | -1 {
-  return action.target_kind === "payment" ? -1 : 1;
-}
-
-export function correctionLabel(action: Pick<LoanStaffActionRow, "kind" | "target_kind">): string {
-  if (action.kind === "waive_fee") return "Late fee waived";
-  return action.target_kind === "payment" ? "Payment reversed" : "Interest corrected";
-}
-
 // ---------------------------------------------------------------------------------------------
 // Asking
 
@@ -249,90 +225,79 @@ export async function requestLoanAction(
       { field: "transaction_id" },
     );
   const amount_cents = amountOf(target);
-  return db
-    .transaction(async (tx): Promise<LoanActionAnswer> => {
-      // The maker's credits are counted under their lock, taken before the loan's and the ledger's
-      // (the order every staff credit takes them in): two corrections sent at the same moment are
-      // counted one after the other, so they cannot both slip under a total.
-      await lockStaffCredits(tx, input.staff.id);
-      const locked = await lockLoan(tx, loan.id);
-      if (locked.status !== "active")
-        throw new ActionRefused(refusal("conflict", "This loan is paid off: it is not corrected here."));
-      const [earlier] = await tx
-        .select({ id: loanStaffActions.id, status: loanStaffActions.status })
-        .from(loanStaffActions)
-        .where(
-          and(
-            eq(loanStaffActions.target_transaction_id, input.transaction_id),
-            ne(loanStaffActions.status, "declined"),
-          ),
-        );
-      if (earlier)
-        throw new ActionRefused(
-          refusal(
-            "conflict",
-            earlier.status === "posted"
-              ? "This entry was already corrected."
-              : "A correction of this entry is already waiting for a second staff member.",
-            { field: "transaction_id" },
-          ),
-        );
-      // Checked now too, so a correction that cannot post is never left waiting.
-      await effectNow(tx, locked, target);
-      const rule = await staffCreditDecision(tx, {
-        staff_id: input.staff.id,
-        member_id: loan.member_id,
-        credits_cents: [amount_cents],
-        now,
-      });
-      const waits = rule.decision === "wait";
-      const [action] = await tx
-        .insert(loanStaffActions)
-        .values({
-          loan_id: loan.id,
-          member_id: loan.member_id,
-          kind: input.kind,
-          target_kind: target.kind,
-          target_transaction_id: input.transaction_id,
-          amount_cents,
-          reason,
-          status: "awaiting_approval",
-          requested_by: input.staff.id,
-          requested_by_email: input.staff.email,
-          requested_at: now,
-        })
-        .returning();
-      await recordAudit(tx, {
-        actor_id: input.staff.id,
-        actor_email: input.staff.email,
-        action: `loan.${input.kind}.request`,
-        subject_type: "loan",
-        subject_id: loan.id,
-        member_id: loan.member_id,
-        after: {
-          action_id: action!.id,
-          target_transaction_id: input.transaction_id,
-          amount_cents,
-          reason,
-          status: waits ? "awaiting_approval" : "posted",
-        },
-        ...input.origin,
-        at: now,
-      });
-      if (waits)
-        return {
-          ok: true,
-          status: "awaiting_approval",
-          action_id: action!.id,
-          message: `Waiting for a second staff member: ${dualControlReasonsText(rule.reasons, "correction")}.`,
-        };
-      await post(tx, locked, action!, target, input.staff, input.origin, now);
-      return { ok: true, status: "posted", action_id: action!.id, message: postedMessage(action!, loan.id) };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof ActionRefused) return error.answer;
-      throw error;
+  return inRefusableTransaction(db, async (tx): Promise<LoanActionAnswer> => {
+    // The maker's credits are counted under their lock, taken before the loan's and the ledger's
+    // (the order every staff credit takes them in): two corrections sent at the same moment are
+    // counted one after the other, so they cannot both slip under a total.
+    await lockStaffCredits(tx, input.staff.id);
+    const locked = await lockLoan(tx, loan.id);
+    if (locked.status !== "active") return refusal("conflict", "This loan is paid off: it is not corrected here.");
+    const [earlier] = await tx
+      .select({ id: loanStaffActions.id, status: loanStaffActions.status })
+      .from(loanStaffActions)
+      .where(
+        and(eq(loanStaffActions.target_transaction_id, input.transaction_id), ne(loanStaffActions.status, "declined")),
+      );
+    if (earlier)
+      return refusal(
+        "conflict",
+        earlier.status === "posted"
+          ? "This entry was already corrected."
+          : "A correction of this entry is already waiting for a second staff member.",
+        { field: "transaction_id" },
+      );
+    // Checked now too, so a correction that cannot post is never left waiting.
+    await effectNow(tx, locked, target);
+    const rule = await staffCreditDecision(tx, {
+      staff_id: input.staff.id,
+      member_id: loan.member_id,
+      credits_cents: [amount_cents],
+      now,
     });
+    const waits = rule.decision === "wait";
+    const [action] = await tx
+      .insert(loanStaffActions)
+      .values({
+        loan_id: loan.id,
+        member_id: loan.member_id,
+        kind: input.kind,
+        target_kind: target.kind,
+        target_transaction_id: input.transaction_id,
+        amount_cents,
+        reason,
+        status: "awaiting_approval",
+        requested_by: input.staff.id,
+        requested_by_email: input.staff.email,
+        requested_at: now,
+      })
+      .returning();
+    await recordAudit(tx, {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      action: `loan.${input.kind}.request`,
+      subject_type: "loan",
+      subject_id: loan.id,
+      member_id: loan.member_id,
+      after: {
+        action_id: action!.id,
+        target_transaction_id: input.transaction_id,
+        amount_cents,
+        reason,
+        status: waits ? "awaiting_approval" : "posted",
+      },
+      ...input.origin,
+      at: now,
+    });
+    if (waits)
+      return {
+        ok: true,
+        status: "awaiting_approval",
+        action_id: action!.id,
+        message: `Waiting for a second staff member: ${dualControlReasonsText(rule.reasons, "correction")}.`,
+      };
+    await post(tx, locked, action!, target, input.staff, input.origin, now);
+    return { ok: true, status: "posted", action_id: action!.id, message: postedMessage(action!, loan.id) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,72 +314,64 @@ export interface DecideInput {
 export async function decideLoanAction(db: Db, input: DecideInput, now: Date = new Date()): Promise<LoanActionAnswer> {
   if (!input.decision.approve && !input.decision.reason.trim())
     return refusal("bad_input", "Say why it is declined.", { field: "decline_reason" });
-  return db
-    .transaction(async (tx): Promise<LoanActionAnswer> => {
-      const [found] = await tx
-        .select()
-        .from(loanStaffActions)
-        .where(and(eq(loanStaffActions.id, input.action_id), eq(loanStaffActions.loan_id, input.loan_id)));
-      if (!found) throw new ActionRefused(refusal("not_found", "That correction was not found."));
-      const loan = await lockLoan(tx, found.loan_id);
-      const [action] = await tx.select().from(loanStaffActions).where(eq(loanStaffActions.id, found.id)).for("update");
-      if (action!.status !== "awaiting_approval")
-        throw new ActionRefused(refusal("conflict", "This correction was already decided."));
-      if (action!.requested_by === input.staff.id)
-        throw new ActionRefused(
-          refusal("forbidden", "You asked for this correction: a second staff member must decide it."),
-        );
-      const audit = {
-        actor_id: input.staff.id,
-        actor_email: input.staff.email,
-        subject_type: "loan",
-        subject_id: loan.id,
-        member_id: loan.member_id,
-        ...input.origin,
-        at: now,
-      };
-      if (!input.decision.approve) {
-        const reason = input.decision.reason.trim().slice(0, REASON_MAX_CHARS);
-        await tx
-          .update(loanStaffActions)
-          .set({
-            status: "declined",
-            decided_by: input.staff.id,
-            decided_by_email: input.staff.email,
-            decided_at: now,
-            decline_reason: reason,
-          })
-          .where(eq(loanStaffActions.id, action!.id));
-        await recordAudit(tx, {
-          ...audit,
-          action: `loan.${action!.kind}.decline`,
-          after: { action_id: action!.id, reason },
-        });
-        return { ok: true, status: "declined", action_id: action!.id, message: "Declined: nothing was posted." };
-      }
-      if (loan.status !== "active")
-        throw new ActionRefused(refusal("conflict", "This loan is paid off: it is not corrected here."));
-      const target = await targetOf(tx, loan.id, action!.kind, action!.target_transaction_id);
-      if (!target) throw new Error(`loan action ${action!.id}: its entry is missing`);
+  return inRefusableTransaction(db, async (tx): Promise<LoanActionAnswer> => {
+    const [found] = await tx
+      .select()
+      .from(loanStaffActions)
+      .where(and(eq(loanStaffActions.id, input.action_id), eq(loanStaffActions.loan_id, input.loan_id)));
+    if (!found) return refusal("not_found", "That correction was not found.");
+    await lockStaffCredits(tx, found.requested_by); // the maker's, first: what posts counts for them
+    const loan = await lockLoan(tx, found.loan_id);
+    const [action] = await tx.select().from(loanStaffActions).where(eq(loanStaffActions.id, found.id)).for("update");
+    if (action!.status !== "awaiting_approval") return refusal("conflict", "This correction was already decided.");
+    if (action!.requested_by === input.staff.id)
+      return refusal("forbidden", "You asked for this correction: a second staff member must decide it.");
+    const audit = {
+      actor_id: input.staff.id,
+      actor_email: input.staff.email,
+      subject_type: "loan",
+      subject_id: loan.id,
+      member_id: loan.member_id,
+      ...input.origin,
+      at: now,
+    };
+    if (!input.decision.approve) {
+      const reason = input.decision.reason.trim().slice(0, REASON_MAX_CHARS);
       await tx
         .update(loanStaffActions)
-        .set({ decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
+        .set({
+          status: "declined",
+          decided_by: input.staff.id,
+          decided_by_email: input.staff.email,
+          decided_at: now,
+          decline_reason: reason,
+        })
         .where(eq(loanStaffActions.id, action!.id));
-      await post(tx, loan, action!, target, input.staff, input.origin, now, "approve");
-      return { ok: true, status: "posted", action_id: action!.id, message: postedMessage(action!, loan.id) };
-    })
-    .catch((error: unknown) => {
-      if (error instanceof ActionRefused) return error.answer;
-      throw error;
-    });
+      await recordAudit(tx, {
+        ...audit,
+        action: `loan.${action!.kind}.decline`,
+        after: { action_id: action!.id, reason },
+      });
+      return { ok: true, status: "declined", action_id: action!.id, message: "Declined: nothing was posted." };
+    }
+    if (loan.status !== "active") return refusal("conflict", "This loan is paid off: it is not corrected here.");
+    const target = await targetOf(tx, loan.id, action!.kind, action!.target_transaction_id);
+    if (!target) throw new Error(`loan action ${action!.id}: its entry is missing`);
+    await tx
+      .update(loanStaffActions)
+      .set({ decided_by: input.staff.id, decided_by_email: input.staff.email, decided_at: now })
+      .where(eq(loanStaffActions.id, action!.id));
+    await post(tx, loan, action!, target, input.staff, input.origin, now, "approve");
+    return { ok: true, status: "posted", action_id: action!.id, message: postedMessage(action!, loan.id) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
-// Posting
+// Posting (inside the caller's `inRefusableTransaction`: a refusal here ends it with `refuse`)
 
 async function lockLoan(tx: Tx, loan_id: number): Promise<LoanRow> {
   const [row] = await tx.select().from(loans).where(eq(loans.id, loan_id)).for("update");
-  if (!row) throw new ActionRefused(refusal("not_found", LOAN_NOT_FOUND));
+  if (!row) refuse(refusal("not_found", LOAN_NOT_FOUND));
   return row;
 }
 
@@ -426,7 +383,7 @@ async function effectNow(tx: Tx, loan: LoanRow, target: CorrectionTarget) {
     paid_toward_schedule_cents: loan.paid_toward_schedule_cents,
     principal_owed_cents: owed.principal_cents,
   });
-  if (!answer.ok) throw new ActionRefused(refusal("conflict", answer.message, { field: "transaction_id" }));
+  if (!answer.ok) refuse(refusal("conflict", answer.message, { field: "transaction_id" }));
   return answer.effect;
 }
 
@@ -482,10 +439,8 @@ async function post(
     entries,
   });
   if (!posted.ok)
-    throw new ActionRefused(
-      refusal("conflict", `The correction could not be posted: ${refusalMessage(posted.code)}.`, {
-        code: posted.code,
-      }),
+    refuse(
+      refusal("conflict", `The correction could not be posted: ${refusalMessage(posted.code)}.`, { code: posted.code }),
     );
   await tx
     .update(loans)

@@ -14,7 +14,7 @@ import { refusalMessage } from "~/domain/refusals";
 import { formatCents } from "~/domain/money";
 import { ACCOUNT_NOT_FOUND, ADJUSTMENT_FAILED } from "~/domain/member-accounts";
 import { dualControlReasonsText } from "~/domain/dual-control";
-import { lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
+import { lockMakersCredits, lockStaffCredits, staffCreditDecision } from "~/server/staff-credits/dual-control.server";
 import { accountLabel, accountOfMember, ledgerOrRefuse, type StaffRequest } from "./common.server";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
@@ -311,6 +311,8 @@ export async function decideAdjustment(
   const failed = (message: string, code?: StaffRefusal["code"]) =>
     refusal("conflict", `${ADJUSTMENT_FAILED}: ${message}`, { code });
   return inRefusableTransaction(db, async (tx) => {
+    // The maker's credits lock first (what posts counts for the maker), then the row.
+    await lockMakersCredits(tx, "balance_adjustments", adjustment_id);
     const [row] = await tx
       .select()
       .from(balanceAdjustments)

@@ -4,7 +4,14 @@ import { formatCents } from "~/domain/money";
 import { accountLabel } from "~/domain/account-display";
 import type { BetweenAccountsTransfer } from "~/domain/transfers";
 
-import { initiator, refuse, type Member, type Refusal, type TransferResult, answerOf } from "./transfers.server";
+import {
+  initiator,
+  refuse,
+  type Member,
+  type TransferRefusal,
+  type TransferResult,
+  answerOf,
+} from "./transfers.server";
 
 /**
  * Between Accounts (docs/product.md#transfers): money between the member's own accounts, posted at
@@ -26,7 +33,7 @@ export async function transferBetweenAccounts(
     { account_id: form.from_account_id, amount_cents: -form.amount_cents },
     { account_id: form.to_account_id, amount_cents: form.amount_cents },
   ];
-  const result = await postTransferChecked<Refusal>(
+  const result = await postTransferChecked<TransferRefusal>(
     db,
     {
       kind: "transfer",

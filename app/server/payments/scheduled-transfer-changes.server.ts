@@ -240,7 +240,7 @@ export async function editScheduledTransfer(
     const { series } = locked;
     if (series.kind !== "internal") {
       const too_large = overTransferLimit(limitsFor(series.kind), form.amount_cents);
-      if (too_large) return refusal("bad_input", too_large.message, { field: "amount" });
+      if (too_large) return too_large;
     }
     const remaining = remainingOf(series);
     if (series.end_date !== null && form.next_date > series.end_date)

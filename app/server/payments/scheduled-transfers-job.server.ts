@@ -22,7 +22,7 @@ import { usableLinkedAccount } from "~/server/linked-accounts/linked-accounts.se
 import { sendScheduledUsBankTransfer } from "./to-other-banks.server";
 import { transferBetweenAccounts } from "./between-accounts.server";
 import { checkMemberTransfer, postMemberTransfer } from "./to-member.server";
-import { refuse, type Member, type Refusal, type TransferResult } from "./transfers.server";
+import { refuse, type Member, type TransferRefusal, type TransferResult } from "./transfers.server";
 import { achAccountNumberContext, advanceSeries, slotKey } from "./scheduled-transfers.server";
 
 /**
@@ -257,7 +257,7 @@ async function sendToUsBank(
 }
 
 /** Why a run failed, as the member reads it: the refusal's own words, said of the date. */
-function failureReason(refusal: Refusal): string {
+function failureReason(refusal: TransferRefusal): string {
   switch (refusal.code) {
     case "insufficient_funds":
       return "Insufficient funds on the transfer date";

@@ -21,7 +21,14 @@ import { maskExternal } from "~/domain/account-display";
 import { encryptField } from "~/server/security/crypto.server";
 import { institution } from "~/config/institution.server";
 import { countRecipientLookup, findRecipient } from "./to-member.server";
-import { limitsFor, overTransferLimit, ownAccount, refuse, type Member, type Refusal } from "./transfers.server";
+import {
+  limitsFor,
+  overTransferLimit,
+  ownAccount,
+  refuse,
+  type Member,
+  type TransferRefusal,
+} from "./transfers.server";
 /**
  * Scheduled and recurring transfers (docs/product.md#scheduled-transfers): Between Accounts,
  * To Another Member and To US Bank set up for a later business day, once or repeating (app/domain/schedule.ts,
@@ -50,7 +57,7 @@ export function achAccountNumberContext(member_id: string): string {
   return `scheduled_transfers.ach_account_number:${member_id}`;
 }
 
-export type ScheduleResult = { ok: true; series_id: number; first_date: string; replayed: boolean } | Refusal;
+export type ScheduleResult = { ok: true; series_id: number; first_date: string; replayed: boolean } | TransferRefusal;
 
 /** The series' rule as app/domain/schedule.ts reads it, counted from its `start_sequence`. */
 export function ruleOf(series: ScheduledTransfer): SeriesRule {
@@ -186,7 +193,7 @@ interface SetUpPlan {
 }
 
 /** What set-up checks: the accounts the member's and open, the per-transfer limit, the recipient a member. */
-async function checkSetUp(db: Db, member: Member, request: ScheduleRequest): Promise<Refusal | SetUpPlan> {
+async function checkSetUp(db: Db, member: Member, request: ScheduleRequest): Promise<TransferRefusal | SetUpPlan> {
   const { form } = request;
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
@@ -237,7 +244,7 @@ export async function reviewScheduledTransfer(
   member: Member,
   request: ScheduleRequest,
   schedule: TransferSchedule,
-): Promise<Refusal | { ok: true; summary: string }> {
+): Promise<TransferRefusal | { ok: true; summary: string }> {
   const checked = await checkSetUp(db, member, request);
   if ("ok" in checked) return checked;
   const when = schedule.rule
@@ -259,7 +266,7 @@ async function recipientOf(
   db: Db,
   member: Member,
   form: ToMemberTransfer,
-): Promise<Refusal | { member_id: string; name: string }> {
+): Promise<TransferRefusal | { member_id: string; name: string }> {
   if (form.recipient_email === member.email.trim().toLowerCase()) return refuse("own_account", "recipient_email");
   // Every look-up counts against the member's limit, as Verify's and a transfer's sent now.
   const limited = await countRecipientLookup(db, member);

@@ -21,6 +21,7 @@ import { stepUpCodesLockedEmail } from "~/server/mail/templates.server";
 import { assertionOptions, checkAssertion, countPasskeys, stepUpBinding } from "~/server/auth/passkeys.server";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { logger } from "~/server/logger.server";
+import { REFUSAL_MESSAGES, codedRefusal, refusalMessage, type CodedRefusal } from "~/domain/refusals";
 
 /**
  * Step-up one-time code that confirms a money action: every payment to another bank (To US Bank,
@@ -61,11 +62,20 @@ export interface StepUpOrigin {
   ip?: string | null;
 }
 
-/** Refused for a while: too many wrong codes; `retry_after_s` until the lock ends. */
-export type StepUpLocked = { ok: false; reason: "locked"; retry_after_s: number };
+/**
+ * Refused for a while: too many wrong codes (docs/product.md#step-up-codes); `retry_after_s` until
+ * the lock ends, and the words say how long.
+ */
+export type StepUpLocked = CodedRefusal<"otp_locked"> & { retry_after_s: number };
 
+function locked(retry_after_s: number): StepUpLocked {
+  const message = refusalMessage("otp_locked", { wait: lockWait(retry_after_s) });
+  return { ...codedRefusal("too_many", message, "otp_locked"), retry_after_s };
+}
+
+/** A code sent; or none: the codes are locked, or too many were asked for lately (`codes_rate_limited`). */
 export type StepUpSendResult =
-  { ok: true } | { ok: false; reason: "rate_limited"; retry_after_s: number } | StepUpLocked;
+  { ok: true } | (CodedRefusal<"codes_rate_limited"> & { retry_after_s: number }) | StepUpLocked;
 
 function lockSubject(member_id: string): LockSubject {
   return { step_up_member_id: member_id };
@@ -105,12 +115,16 @@ export async function sendStepUpCode(
 ): Promise<StepUpSendResult> {
   // No new code while the member's codes are locked: it could not be used anyway.
   const lock = await stepUpLockState(db, member.id);
-  if (lock.locked) return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
+  if (lock.locked) return locked(lock.retry_after_s);
   const limit = await hitRateLimit(
     { key: `payment-step-up:${member.id}`, limit: SENDS_PER_WINDOW, window_ms: 10 * 60 * 1000 },
     { database: db },
   );
-  if (!limit.allowed) return { ok: false, reason: "rate_limited", retry_after_s: limit.retry_after_s };
+  if (!limit.allowed)
+    return {
+      ...codedRefusal("too_many", REFUSAL_MESSAGES.codes_rate_limited, "codes_rate_limited"),
+      retry_after_s: limit.retry_after_s,
+    };
   const code = generateCode();
   await db
     .update(paymentStepUpCodes)
@@ -142,7 +156,10 @@ interface EventSource {
   ip: string | null;
 }
 
-export type StepUpCheck = { ok: true } | { ok: false; reason: "invalid" } | StepUpLocked;
+/** Confirmed; or a wrong code, passkey or transfer (`otp_invalid`, next to the code), or locked. */
+export type StepUpCheck = { ok: true } | CodedRefusal<"otp_invalid"> | StepUpLocked;
+
+const wrongCode = () => codedRefusal("unprocessable", REFUSAL_MESSAGES.otp_invalid, "otp_invalid", { field: "otp" });
 
 /**
  * Checks a code against the member's newest live code and the transfer it was sent for; a wrong
@@ -170,7 +187,7 @@ export async function verifyStepUpCode(
       ...event,
       detail: { action: input.action, reason: "locked" },
     });
-    return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
+    return locked(lock.retry_after_s);
   }
   // Counted before it is checked, so simultaneous guesses cannot slip past the limit.
   const counted = await recordCodeAttempt(db, subject, now);
@@ -184,7 +201,7 @@ export async function verifyStepUpCode(
     ...event,
     detail: { action: input.action, recent_codes: counted.attempts, locked: locks },
   });
-  if (!locks) return { ok: false, reason: "invalid" };
+  if (!locks) return wrongCode();
   return lockForWrongCodesOf(db, member, subject, event, now);
 }
 
@@ -216,7 +233,7 @@ async function lockForWrongCodesOf(
     }
   }
   const lock = await lockoutState(db, subject, now);
-  return { ok: false, reason: "locked", retry_after_s: lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000 };
+  return locked(lock.locked ? lock.retry_after_s : LOCKOUT_MS / 1000);
 }
 
 async function checkCode(db: Db, member_id: string, code: string, transfer: string, now: Date): Promise<boolean> {
@@ -316,7 +333,7 @@ async function verifyStepUpPasskey(
       ...event,
       detail: { action: input.action, reason: "locked", by: "passkey" },
     });
-    return { ok: false, reason: "locked", retry_after_s: lock.retry_after_s };
+    return locked(lock.retry_after_s);
   }
   const counted = await recordCodeAttempt(db, subject, now);
   const check = counted.allowed
@@ -347,6 +364,6 @@ async function verifyStepUpPasskey(
       locked: locks,
     },
   });
-  if (!locks) return { ok: false, reason: "invalid" };
+  if (!locks) return wrongCode();
   return lockForWrongCodesOf(db, member, subject, event, now);
 }

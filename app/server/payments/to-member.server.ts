@@ -22,7 +22,7 @@ import {
   overTransferLimit,
   overDailyLimit,
   type Member,
-  type Refusal,
+  type TransferRefusal,
   type TransferResult,
   answerOf,
 } from "./transfers.server";
@@ -51,7 +51,7 @@ export async function findRecipient(db: DbOrTx, email: string): Promise<Recipien
   return { member_id: user.id, name: user.name, checking };
 }
 
-export type VerifyResult = { ok: true; name: string } | Refusal;
+export type VerifyResult = { ok: true; name: string } | TransferRefusal;
 
 export const RECIPIENT_LOOKUPS_PER_WINDOW = 30;
 const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
@@ -62,7 +62,7 @@ const RECIPIENT_LOOKUP_WINDOW_MS = 15 * 60 * 1000;
  * a transfer answers differently for a member's email and an unknown one, so an unlimited send
  * would let anyone test addresses against the member directory.
  */
-export async function countRecipientLookup(db: DbOrTx, member: Member): Promise<Refusal | null> {
+export async function countRecipientLookup(db: DbOrTx, member: Member): Promise<TransferRefusal | null> {
   const limit = await hitRateLimit(
     {
       key: `recipient-lookup:${member.id}`,
@@ -71,7 +71,7 @@ export async function countRecipientLookup(db: DbOrTx, member: Member): Promise<
     },
     { database: db },
   );
-  return limit.allowed ? null : refuse("rate_limited", "recipient_email");
+  return limit.allowed ? null : { ...refuse("rate_limited", "recipient_email"), retry_after_s: limit.retry_after_s };
 }
 
 /**
@@ -137,7 +137,7 @@ export async function checkMemberTransfer(
   form: ToMemberTransfer,
   // A scheduled transfer's run looks up the recipient it was set up for: not a member's probe.
   { count_lookup = true }: { count_lookup?: boolean } = {},
-): Promise<Refusal | MemberTransferPlan> {
+): Promise<TransferRefusal | MemberTransferPlan> {
   const accounts = await memberAccounts(db, member.id);
   const from = ownAccount(accounts, form.from_account_id);
   if (!from) return refuse("not_your_account", "from_account_id");
@@ -167,7 +167,7 @@ export async function reviewMemberTransfer(
   db: Db,
   member: Member,
   form: ToMemberTransfer,
-): Promise<Refusal | { ok: true; summary: string }> {
+): Promise<TransferRefusal | { ok: true; summary: string }> {
   const plan = await checkMemberTransfer(db, member, form);
   if ("ok" in plan) return plan;
   return { ok: true, summary: plan.summary };
@@ -216,7 +216,7 @@ export async function postMemberTransfer(
     { account_id: from.id, amount_cents: -form.amount_cents },
     { account_id: to.id, amount_cents: form.amount_cents },
   ];
-  const result = await postTransferChecked<Refusal>(
+  const result = await postTransferChecked<TransferRefusal>(
     db,
     {
       kind: "member_transfer",

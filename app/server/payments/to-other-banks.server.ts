@@ -35,7 +35,7 @@ import {
   overTransferLimit,
   overDailyLimit,
   type Member,
-  type Refusal,
+  type TransferRefusal,
   type TransferRequest,
   type TransferResult,
 } from "./transfers.server";
@@ -81,7 +81,7 @@ async function checkExternal(
   kind: "ach" | "wire",
   usd_cents: number,
   total_cents: number,
-): Promise<Refusal | AccountView> {
+): Promise<TransferRefusal | AccountView> {
   const from = ownAccount(accounts, from_account_id);
   if (!from) return refuse("not_your_account", "from_account_id");
   if (await outgoingPaymentsPaused(db)) return refuse("denied");
@@ -105,7 +105,7 @@ export async function reviewUsBankTransfer(
   db: Db,
   member: Member,
   form: ToUsBankTransfer,
-): Promise<Refusal | (UsBankReview & { summary: string })> {
+): Promise<TransferRefusal | (UsBankReview & { summary: string })> {
   const accounts = await memberAccounts(db, member.id);
   const checked = await checkExternal(
     db,
@@ -148,7 +148,7 @@ interface ExternalPlan {
 }
 
 /** The review of a payment to another bank (every check, before the code is sent) as what to hold and queue. */
-async function planExternal(db: Db, member: Member, request: ExternalRequest): Promise<Refusal | ExternalPlan> {
+async function planExternal(db: Db, member: Member, request: ExternalRequest): Promise<TransferRefusal | ExternalPlan> {
   if (request.kind === "ach") {
     const form = request.form;
     const review = await reviewUsBankTransfer(db, member, form);
@@ -422,7 +422,7 @@ export async function quoteWire(
   db: DbOrTx,
   form: Pick<InternationalTransfer, "currency" | "amount_minor_units" | "country">,
   now: Date = new Date(),
-): Promise<WireQuote | Refusal> {
+): Promise<WireQuote | TransferRefusal> {
   const currency = findCurrency(form.currency);
   const rate = currency ? await currencyRate(db, currency.code) : null;
   if (!currency || !rate) return refuse("no_rate", "currency");
@@ -460,7 +460,11 @@ export interface WireReview extends WireQuote {
 }
 
 /** The confirm, notice and code steps: the USD debit at the current rate plus the fee, after every check. */
-export async function reviewWire(db: Db, member: Member, form: InternationalTransfer): Promise<WireReview | Refusal> {
+export async function reviewWire(
+  db: Db,
+  member: Member,
+  form: InternationalTransfer,
+): Promise<WireReview | TransferRefusal> {
   const quote = await quoteWire(db, form);
   if (!quote.ok) return quote;
   const accounts = await memberAccounts(db, member.id);

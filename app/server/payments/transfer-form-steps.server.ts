@@ -2,15 +2,16 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import { institution } from "~/config/institution.server";
 import { logger } from "~/server/logger.server";
-import { lockWait, sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from "./step-up.server";
+import { sendStepUpCode, stepUpPasskeyOptions, type StepUpProof } from "./step-up.server";
 import { countPasskeys } from "~/server/auth/passkeys.server";
 import {
   MESSAGES,
   codeRefused,
   earlierTransfer,
   stepUpTransfer,
+  transferRefusal,
   type Member,
-  type Refusal,
+  type TransferRefusal,
   type TransferResult,
 } from "./transfers.server";
 import { memberTransferNeedsCode, reviewMemberTransfer, transferToMember, verifyRecipient } from "./to-member.server";
@@ -40,7 +41,6 @@ import {
   type UsBankFormValue,
 } from "~/domain/transfers";
 import { formReply, parseSubmission, replyTo, type FormReply, type FormSubmission } from "~/server/http/form.server";
-import { REFUSAL_MESSAGES, refusalMessage } from "~/domain/refusals";
 import type { AuditOrigin } from "~/server/audit/audit.server";
 
 /**
@@ -85,7 +85,7 @@ export type TransferActionResult =
       tab: TransferTab;
       status: "refused";
       /** Why: a refusal code (app/domain/refusals.ts), or the form was invalid, or the server failed. */
-      code: Refusal["code"] | "invalid" | "failed";
+      code: TransferRefusal["code"] | "invalid" | "failed";
       title?: string;
       message: string;
       /** The form's field messages and the values it posted (docs/contributing.md#add-a-form). */
@@ -125,7 +125,7 @@ function invalid(tab: TransferTab, submission: FormSubmission<z.ZodType>): Trans
 
 function refused(
   tab: TransferTab,
-  refusal: Refusal,
+  refusal: TransferRefusal,
   form: FormData,
   extra: Partial<Extract<TransferActionResult, { status: "refused" }>> = {},
 ): TransferActionResult {
@@ -155,19 +155,8 @@ async function codeStep(
 ): Promise<TransferActionResult> {
   const tab = request.kind;
   const sent = await sendStepUpCode(database, member, summary, bindingOf(request, schedule));
-  if (!sent.ok && sent.reason === "locked") {
-    // Locked after too many wrong codes: no code is sent, and the form says why and for how long.
-    const message = refusalMessage("otp_locked", { wait: lockWait(sent.retry_after_s) });
-    return { tab, status: "refused", code: "otp_locked", message, reply: formReply(form) };
-  }
-  if (!sent.ok)
-    return {
-      tab,
-      status: "refused",
-      code: "codes_rate_limited",
-      message: REFUSAL_MESSAGES.codes_rate_limited,
-      reply: formReply(form),
-    };
+  // Locked after too many wrong codes, or too many asked for: no code is sent, and the form says why (and for how long).
+  if (!sent.ok) return { tab, status: "refused", code: sent.code, message: sent.message, reply: formReply(form) };
   return { tab, status: "otp", summary, reply: formReply(form) };
 }
 
@@ -259,13 +248,7 @@ async function scheduledWithCode(
   if (!review.ok) return refused(tab, review, form);
   const proof = proofOf(form);
   const code_step = { step: "otp" as const, summary: review.summary };
-  if (stepUpMissing(proof))
-    return refused(
-      tab,
-      { ok: false, code: "otp_missing", message: refusalMessage("otp_missing"), field: "otp" },
-      form,
-      code_step,
-    );
+  if (stepUpMissing(proof)) return refused(tab, transferRefusal("otp_missing", "otp"), form, code_step);
   const checked = await verifyStepUp(database, member, {
     proof,
     transfer: bindingOf(request, schedule),

@@ -28,7 +28,15 @@ import type {
 import { lockWait, type StepUpCheck } from "./step-up.server";
 import { openNumber } from "./payment-destination.server";
 import { countTransferRefusal } from "~/server/metrics/metrics.server";
-import { REFUSAL_MESSAGES, refusalMessage, type RefusalCode, type RefusalDetails } from "~/domain/refusals";
+import {
+  REFUSAL_MESSAGES,
+  codedRefusal,
+  refusalMessage,
+  type CodedRefusal,
+  type RefusalCode,
+  type RefusalDetails,
+  type RefusalKind,
+} from "~/domain/refusals";
 
 /**
  * The four transfers of docs/product.md#transfers. Routes parse the form with the domain schemas,
@@ -54,19 +62,50 @@ export interface Member {
   name: string;
 }
 
+/** The codes a transfer is refused with: the ledger's that reach the member, and the service's own. */
+export type TransferRefusalCode = keyof typeof TRANSFER_REFUSAL_KINDS;
+
 /**
- * Why a transfer was not made: a code from the one vocabulary (app/domain/refusals.ts, the same
- * code the ledger gave where the ledger refused) and its message as the member reads it.
+ * What kind of "no" each code is (the route picks the HTTP status from it, `refusalStatus`): the
+ * form's own input (`bad_input`, next to its field), an account, recipient or linked account that
+ * is not the member's to use (`not_found`, the same whether it exists or not), the state of an
+ * account or of an earlier request under the key (`conflict`), too many look-ups or codes
+ * (`too_many`), payments paused for everyone (`forbidden`), a code that does not confirm the
+ * transfer or no rate for the currency (`unprocessable`).
  */
-export interface Refusal {
-  ok: false;
-  code: RefusalCode;
-  message: string;
-  /** The form field the message belongs to, when it is one field's. */
-  field?: string;
+const TRANSFER_REFUSAL_KINDS = {
+  invalid_amount: "bad_input",
+  insufficient_funds: "bad_input",
+  same_account: "bad_input",
+  own_account: "bad_input",
+  over_transfer_max: "bad_input",
+  over_daily_limit: "bad_input",
+  otp_missing: "bad_input",
+  not_your_account: "not_found",
+  recipient_not_found: "not_found",
+  linked_account_unavailable: "not_found",
+  account_frozen: "conflict",
+  account_closed: "conflict",
+  transfer_limit: "conflict",
+  recipient_unavailable: "conflict",
+  key_reused: "conflict",
+  rate_limited: "too_many",
+  codes_rate_limited: "too_many",
+  otp_locked: "too_many",
+  denied: "forbidden",
+  otp_invalid: "unprocessable",
+  no_rate: "unprocessable",
+} as const satisfies Partial<Record<RefusalCode, RefusalKind>>;
+
+/**
+ * Why a transfer was not made (docs/architecture.md#refusals): a code from the one vocabulary
+ * (app/domain/refusals.ts, the same code the ledger gave where the ledger refused), its kind, and
+ * its message as the member reads it, next to `field` when it is one field's.
+ */
+export type TransferRefusal = CodedRefusal<TransferRefusalCode> & {
   /** At the code step: the transfer the code confirms, shown again with the message. */
   summary?: string;
-}
+};
 
 export interface TransferDone {
   ok: true;
@@ -84,7 +123,7 @@ export interface TransferDone {
   in_review?: boolean;
 }
 
-export type TransferResult = TransferDone | Refusal;
+export type TransferResult = TransferDone | TransferRefusal;
 
 /** Screen words around the refusals; the refusals' own words are app/domain/refusals.ts's. */
 export const MESSAGES = {
@@ -102,16 +141,21 @@ export function initiator(member: Member): string {
 }
 
 /** Every refusal a member is shown is made here, and counted for /metrics by its code. */
-export function refuse(code: RefusalCode, field?: string, details?: RefusalDetails): Refusal {
+export function refuse(code: TransferRefusalCode, field?: string, details?: RefusalDetails): TransferRefusal {
   countTransferRefusal(code);
+  return transferRefusal(code, field, details);
+}
+
+/** A refusal with its kind and words, not counted: for a form step that answers before the service is asked. */
+export function transferRefusal(code: TransferRefusalCode, field?: string, details?: RefusalDetails): TransferRefusal {
   const message = code === "account_frozen" ? MESSAGES.blocked : refusalMessage(code, details);
-  return field === undefined ? { ok: false, code, message } : { ok: false, code, message, field };
+  return codedRefusal(TRANSFER_REFUSAL_KINDS[code], message, code, field === undefined ? {} : { field });
 }
 
 /** A code that did not confirm the transfer: wrong, or the member's codes are locked (docs/product.md#step-up-codes). */
-export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): Refusal {
-  return check.reason === "locked"
-    ? refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) })
+export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): TransferRefusal {
+  return check.code === "otp_locked"
+    ? { ...refuse("otp_locked", "otp", { wait: lockWait(check.retry_after_s) }), retry_after_s: check.retry_after_s }
     : refuse("otp_invalid", "otp");
 }
 
@@ -121,7 +165,7 @@ export function codeRefused(check: Exclude<StepUpCheck, { ok: true }>): Refusal 
  * receive (their balance and status are theirs). The service checks ownership, amounts and
  * accounts before it asks the ledger, so any other code here is a bug.
  */
-export function fromLedgerRefusal(refusal: LedgerRefusal, source_account_id: number): Refusal {
+export function fromLedgerRefusal(refusal: LedgerRefusal, source_account_id: number): TransferRefusal {
   const about_source = refusal.subject_id === undefined || refusal.subject_id === source_account_id;
   switch (refusal.code) {
     case "insufficient_funds":
@@ -175,7 +219,7 @@ export const LEDGER_KIND: Record<TransferRequest["kind"], string> = {
   wire: "wire_out",
 };
 
-export function keyReused(transaction_id: number): Refusal {
+export function keyReused(transaction_id: number): TransferRefusal {
   return refuse("key_reused", undefined, { reference: referenceNumber(transaction_id) });
 }
 
@@ -284,7 +328,7 @@ export async function earlierTransfer(
   db: DbOrTx,
   member: Member,
   request: TransferRequest,
-): Promise<TransferDone | Refusal | null> {
+): Promise<TransferDone | TransferRefusal | null> {
   const key = request.form.idempotency_key;
   const [transaction] = await db
     .select({ id: ledgerTransactions.id, kind: ledgerTransactions.kind })
@@ -340,7 +384,7 @@ export function checkReplay(
   result: LedgerResult,
   kind: TransferRequest["kind"],
   entries: ReadonlyArray<{ account_id: number; amount_cents: number }>,
-): Refusal | null {
+): TransferRefusal | null {
   if (!result.replayed) return null;
   const same =
     result.transaction.kind === LEDGER_KIND[kind] &&
@@ -393,12 +437,12 @@ export function limitsFor(kind: "member" | "ach" | "wire"): Limits {
       };
 }
 
-export function overTransferLimit(limits: Limits, amount_cents: number): Refusal | null {
+export function overTransferLimit(limits: Limits, amount_cents: number): TransferRefusal | null {
   if (amount_cents <= limits.per_transfer) return null;
   return refuse("over_transfer_max", "amount", { what: limits.what, max: formatCents(limits.per_transfer) });
 }
 
-export function overDailyLimit(limits: Limits, amount_cents: number, sent_today_cents: number): Refusal | null {
+export function overDailyLimit(limits: Limits, amount_cents: number, sent_today_cents: number): TransferRefusal | null {
   if (sent_today_cents + amount_cents <= limits.daily) return null;
   const left = formatCents(Math.max(0, limits.daily - sent_today_cents));
   return refuse("over_daily_limit", "amount", { max: formatCents(limits.daily), what: limits.what, left });
@@ -430,7 +474,7 @@ export function replayOf(payment: ExternalPayment): TransferDone {
 
 /** A member transfer's answer: the check's refusal, the ledger's as the member reads it, a reused key, or the transfer. */
 export function answerOf(
-  result: LedgerAnswer | CheckRefused<Refusal>,
+  result: LedgerAnswer | CheckRefused<TransferRefusal>,
   kind: TransferRequest["kind"],
   entries: ReadonlyArray<{ account_id: number; amount_cents: number }>,
   amount_cents: number,

@@ -1,7 +1,7 @@
 import type { DbOrTx } from "~/server/db/client.server";
 import { usableLinkedAccount, verifiedLinkedAccounts } from "~/server/linked-accounts/linked-accounts.server";
 import { achNameField, type ToUsBankTransfer, type UsBankFormValue } from "~/domain/transfers";
-import { refuse, type Member, type Refusal } from "./transfers.server";
+import { refuse, transferRefusal, type Member, type TransferRefusal } from "./transfers.server";
 
 /**
  * Who a To US Bank payment goes to (docs/product.md#to-us-bank): an account the member types in,
@@ -43,7 +43,7 @@ export async function usBankTransferOf(
   db: DbOrTx,
   member: Member,
   value: UsBankFormValue,
-): Promise<Refusal | ToUsBankTransfer> {
+): Promise<TransferRefusal | ToUsBankTransfer> {
   if (value.payee === "typed") {
     const { payee: _payee, ...form } = value;
     return form;
@@ -53,7 +53,7 @@ export async function usBankTransferOf(
   // The member's own name is the receiver's at their other bank; a NACHA file must be able to carry it.
   const name = achNameField.safeParse(member.name);
   if (!name.success)
-    return { ok: false, code: "linked_account_unavailable", message: name.error.issues[0]!.message, field: "payee" };
+    return { ...transferRefusal("linked_account_unavailable", "payee"), message: name.error.issues[0]!.message };
   return {
     from_account_id: value.from_account_id,
     routing_number: link.routing_number,

@@ -18,6 +18,7 @@ import {
 import { mayMoveMoney, NOT_ALLOWED_MESSAGE, type StaffRole } from "~/domain/staff-roles";
 import { parseSubmission, refusalStatus, replyTo, type FormReply } from "~/server/http/form.server";
 import { balancesOf, postRequestRows } from "./add-transactions.server";
+import { lockMakersCredits } from "~/server/staff-credits/dual-control.server";
 
 /**
  * Add Transactions requests waiting for a second staff member (docs/product.md#payment-queues,
@@ -134,8 +135,9 @@ export const POSTING_APPROVAL_FAILED = "Failed to approve the transactions";
  * The second staff member decides. Approve posts every row of the request, exactly as asked and
  * checked, in one database transaction with the decision and its audit record: a refusal of any
  * row (the money is no longer there, an account was frozen since) posts nothing and leaves the
- * request waiting. The request row is locked first, so two approvers at the same moment get one
- * posting and one "already approved"; the ledger's batch key makes a repeat post nothing twice.
+ * request waiting. The maker's staff-credit lock is taken first (what posts counts for the maker),
+ * then the request row, so two approvers at the same moment get one posting and one "already
+ * approved"; the ledger's batch key makes a repeat post nothing twice.
  */
 export async function decidePostingRequest(
   db: DbOrTx,
@@ -151,6 +153,7 @@ export async function decidePostingRequest(
   const { staff, origin, request_id, decision } = input;
   const now = input.now ?? new Date();
   return inRefusableTransaction<DecidePostingResult>(db, async (tx) => {
+    await lockMakersCredits(tx, "staff_posting_requests", request_id);
     const [request] = await tx
       .select()
       .from(staffPostingRequests)

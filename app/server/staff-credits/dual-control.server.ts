@@ -28,7 +28,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * approved by someone else (a credit the maker asked for counts for the maker, whoever approved it). It counts from the moment the money
  * posted: the request's time, or the approval's. `member_24h_cents`: to `member_id` in the 24
  * hours before `now`; `business_day_cents`: to every member on the business date of `now`
- * (the ledger's `today`, in the institution's time zone).
+ * (the ledger's `today`, in the institution's time zone). A credit stamped a moment after `now`
+ * counts too: it can only be one that committed while this request waited for the maker's lock
+ * (an approval whose clock read a millisecond later), so it came first.
  */
 export async function staffCreditTotals(
   db: DbOrTx,
@@ -56,8 +58,8 @@ export async function staffCreditTotals(
          and (requested_at > ${since.toISOString()}::timestamptz or decided_at > ${since.toISOString()}::timestamptz)
     )
     select
-      coalesce(sum(cents) filter (where member_id = ${member_id} and posted_at > ${day_ago.toISOString()}::timestamptz and posted_at <= ${now.toISOString()}::timestamptz), 0) as member_24h_cents,
-      coalesce(sum(cents) filter (where (posted_at at time zone ${institution().time_zone})::date = ${today(now)}::date and posted_at <= ${now.toISOString()}::timestamptz), 0) as business_day_cents
+      coalesce(sum(cents) filter (where member_id = ${member_id} and posted_at > ${day_ago.toISOString()}::timestamptz), 0) as member_24h_cents,
+      coalesce(sum(cents) filter (where (posted_at at time zone ${institution().time_zone})::date = ${today(now)}::date), 0) as business_day_cents
     from credits`);
   const row = result.rows[0] ?? {};
   return {
@@ -87,7 +89,27 @@ export async function staffCreditDecision(
   return dualControlDecision({ credits_cents: input.credits_cents, ...totals, limits: dualControlLimits() });
 }
 
-/** Taken first, before any account lock, by every staff posting that credits a member. */
+/**
+ * Taken first, before any row or account lock, by every staff posting that credits a member, and
+ * by the approval (or decline) of a waiting one with the maker's id: an approval posts a credit
+ * that counts for the maker, so a request the maker sends at that moment waits for it and counts
+ * it. One staff member's lock per transaction, always first: no two transactions can wait for
+ * each other through it.
+ */
 export async function lockStaffCredits(tx: DbOrTx, staff_id: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff-credits:${staff_id}`}))`);
+}
+
+/** The tables of staff credits that wait for a second staff member; each row names its maker. */
+export type WaitingCreditTable = "balance_adjustments" | "staff_posting_requests" | "loan_staff_actions";
+
+/**
+ * Before a waiting credit is decided: its maker's lock (`lockStaffCredits`), read without a row
+ * lock first (`requested_by` never changes) so the lock is still the first one taken. A row that
+ * is not there takes none: the caller finds it missing and refuses.
+ */
+export async function lockMakersCredits(tx: DbOrTx, table: WaitingCreditTable, id: number): Promise<void> {
+  const found = await tx.execute(sql`select requested_by from ${sql.identifier(table)} where id = ${id}`);
+  const maker = found.rows[0]?.requested_by;
+  if (typeof maker === "string") await lockStaffCredits(tx, maker);
 }

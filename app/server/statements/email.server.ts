@@ -7,6 +7,8 @@ import { hitRateLimit } from "~/server/rate-limit/rate-limit.server";
 import { memberLoanStatementPdf } from "~/server/statements/loan-statements.server";
 import { memberLineStatementPdf } from "./line-statements.server";
 import { memberStatementPdf } from "./member-statements.server";
+import type { StatementDownload } from "./statements.server";
+import { refusal, type Refusal } from "~/domain/refusals";
 
 /**
  * "Email it to me" on the Statements page (docs/product.md#statements): the statement's PDF sent
@@ -18,8 +20,12 @@ import { memberStatementPdf } from "./member-statements.server";
 export const STATEMENT_EMAILS_PER_HOUR = 5;
 const HOUR_MS = 3_600_000;
 
-export type StatementEmailResult =
-  { ok: true; message: string } | { ok: false; status: 400 | 404 | 413 | 429; message: string; retry_after_s?: number };
+/**
+ * Emailed, with the words saying where; or refused: the statement's own refusal (not the member's,
+ * a month not offered), `too_many` past the hour's limit (with `retry_after_s`), `too_large` when
+ * the PDF is more than the outbox takes. The route picks the HTTP status (`refusalStatus`).
+ */
+export type StatementEmailResult = { ok: true; message: string } | Refusal;
 
 export function statementEmailLimitMessage(retry_after_s: number): string {
   const minutes = Math.max(1, Math.ceil(retry_after_s / 60));
@@ -69,27 +75,20 @@ export async function emailLineStatement(
   );
 }
 
-type StatementFile =
-  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
-  | { ok: false; status: 400 | 404; message: string };
-
 async function emailStatementFile(
   db: Db,
   member_id: string,
   now: Date,
-  load: () => Promise<StatementFile>,
+  load: () => Promise<StatementDownload>,
 ): Promise<StatementEmailResult> {
   const limit = await hitRateLimit(
     { key: `statement-email:member:${member_id}`, limit: STATEMENT_EMAILS_PER_HOUR, window_ms: HOUR_MS },
     { now, database: db },
   );
   if (!limit.allowed)
-    return {
-      ok: false,
-      status: 429,
-      message: statementEmailLimitMessage(limit.retry_after_s),
+    return refusal("too_many", statementEmailLimitMessage(limit.retry_after_s), {
       retry_after_s: limit.retry_after_s,
-    };
+    });
   const statement = await load();
   if (!statement.ok) return statement;
   const [member] = await db
@@ -97,12 +96,11 @@ async function emailStatementFile(
     .from(users)
     .where(eq(users.id, member_id))
     .limit(1);
-  if (!member) return { ok: false, status: 404, message: "Member not found." };
+  if (!member) return refusal("not_found", "Member not found.");
   // A statement of a very busy month can be over what the outbox (and mail servers) take: the
   // member is told to download it instead, and nothing is queued.
   const attachments = [{ file_name: statement.file_name, content_type: "application/pdf", content: statement.pdf }];
-  if (attachmentsTooLarge(attachments))
-    return { ok: false, status: 413, message: statementTooLargeMessage(statement.pdf.length) };
+  if (attachmentsTooLarge(attachments)) return refusal("too_large", statementTooLargeMessage(statement.pdf.length));
   const profile = institution();
   await sendEmail(db, {
     to: member.email,

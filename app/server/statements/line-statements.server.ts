@@ -21,7 +21,8 @@ import { availableCredit } from "~/domain/loans/line-of-credit";
 import { lineStatementFigures, type LineStatementFigures } from "~/domain/loans/line-statement";
 import type { LoanLedgerLine } from "~/domain/loans/statement";
 import { STATEMENT_MONTHS } from "~/domain/statements";
-import { statementHolder, statementInstitution, type StatementData } from "./statements.server";
+import { refusal } from "~/domain/refusals";
+import { statementHolder, statementInstitution, type StatementData, type StatementDownload } from "./statements.server";
 import { creditLedgerLines } from "./loan-statements.server";
 import { renderLineStatementPdf } from "./line-statement-pdf.server";
 
@@ -255,10 +256,6 @@ export async function memberLineStatements(db: DbOrTx, member_id: string): Promi
 export const LINE_STATEMENT_NOT_FOUND = "Statement not found. Please choose one of your lines of credit.";
 export const LINE_STATEMENT_CYCLE_MESSAGE = "Please choose one of the statements offered for this line of credit";
 
-export type LineStatementDownload =
-  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
-  | { ok: false; status: 400 | 404; message: string };
-
 /**
  * A line's statement PDF for the member: their own line (else 404, the same answer whether the
  * line exists or not) and one of its closed cycles offered (else 400).
@@ -269,7 +266,7 @@ export async function memberLineStatementPdf(
   line_id_text: string,
   closed_on_text: string,
   now: Date,
-): Promise<LineStatementDownload> {
+): Promise<StatementDownload> {
   const line_id = /^[1-9]\d{0,15}$/.test(line_id_text) ? Number(line_id_text) : null;
   const [line] =
     line_id === null
@@ -278,12 +275,12 @@ export async function memberLineStatementPdf(
           .select()
           .from(creditLines)
           .where(and(eq(creditLines.id, line_id), eq(creditLines.member_id, member_id)));
-  if (!line) return { ok: false, status: 404, message: LINE_STATEMENT_NOT_FOUND };
+  if (!line) return refusal("not_found", LINE_STATEMENT_NOT_FOUND);
   const today = businessDate(institution().time_zone, now);
   const cycle = isCalendarDate(closed_on_text)
     ? (await offeredCycles(db, line.id)).find((c) => c.closed_on === closed_on_text && c.closed_on <= today)
     : undefined;
-  if (!cycle) return { ok: false, status: 400, message: LINE_STATEMENT_CYCLE_MESSAGE };
+  if (!cycle) return refusal("bad_input", LINE_STATEMENT_CYCLE_MESSAGE);
   const { statement } = await lineStatementFor(db, line, cycle, `member:${member_id}`);
   return {
     ok: true,

@@ -13,7 +13,8 @@ import {
 import { institution } from "~/config/institution.server";
 import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
 import { notify } from "~/server/notifications/notifications.server";
-import { statementHolder, statementInstitution, type StatementData } from "./statements.server";
+import { refusal } from "~/domain/refusals";
+import { statementHolder, statementInstitution, type StatementData, type StatementDownload } from "./statements.server";
 import { businessDate, toCents, toId } from "~/domain/ledger-rules";
 import {
   isStatementMonth,
@@ -328,10 +329,6 @@ export async function memberLoanStatements(db: DbOrTx, member_id: string, now: D
 export const LOAN_STATEMENT_NOT_FOUND = "Statement not found. Please choose one of your loans.";
 export const LOAN_STATEMENT_MONTH_MESSAGE = "Please choose one of the statement months offered for this loan";
 
-export type LoanStatementDownload =
-  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
-  | { ok: false; status: 400 | 404; message: string };
-
 /**
  * A loan statement's PDF for the member: their own loan (else 404, the same answer whether the
  * loan exists or not) and a month offered for it (else 400).
@@ -342,7 +339,7 @@ export async function memberLoanStatementPdf(
   loan_id_text: string,
   month_text: string,
   now: Date,
-): Promise<LoanStatementDownload> {
+): Promise<StatementDownload> {
   const loan_id = /^[1-9]\d{0,15}$/.test(loan_id_text) ? Number(loan_id_text) : null;
   const [loan] =
     loan_id === null
@@ -351,10 +348,10 @@ export async function memberLoanStatementPdf(
           .select()
           .from(loans)
           .where(and(eq(loans.id, loan_id), eq(loans.member_id, member_id)));
-  if (!loan) return { ok: false, status: 404, message: LOAN_STATEMENT_NOT_FOUND };
+  if (!loan) return refusal("not_found", LOAN_STATEMENT_NOT_FOUND);
   const months = loanStatementMonths(loan, businessDate(institution().time_zone, now));
   if (!isStatementMonth(month_text) || !months.includes(month_text))
-    return { ok: false, status: 400, message: LOAN_STATEMENT_MONTH_MESSAGE };
+    return refusal("bad_input", LOAN_STATEMENT_MONTH_MESSAGE);
   const { statement } = await loanStatementFor(db, loan, month_text, `member:${member_id}`);
   return {
     ok: true,

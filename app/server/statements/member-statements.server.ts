@@ -5,7 +5,14 @@ import { memberAccounts, type AccountView } from "~/server/ledger/accounts.serve
 import { maskAccountNumber } from "~/domain/account-display";
 import { STATEMENT_MONTH_MESSAGE, isStatementMonth, monthLabel, type StatementMonth } from "~/domain/statements";
 import { payAccountDividendsSince } from "~/server/dividends/dividends.server";
-import { availableMonths, keptStatement, statementFileName, statementFor } from "./statements.server";
+import { refusal } from "~/domain/refusals";
+import {
+  availableMonths,
+  keptStatement,
+  statementFileName,
+  statementFor,
+  type StatementDownload,
+} from "./statements.server";
 
 /**
  * The member's Statements page and downloads (docs/product.md#statements). Only the member's own
@@ -50,10 +57,6 @@ export async function memberStatementAccounts(db: Db, member_id: string, now: Da
   return result;
 }
 
-export type StatementDownload =
-  | { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string }
-  | { ok: false; status: 400 | 404; message: string };
-
 export const STATEMENT_ACCOUNT_MESSAGE = "Statement not found. Please choose one of your accounts.";
 
 /**
@@ -79,10 +82,10 @@ export async function memberStatementPdf(
   now: Date,
 ): Promise<StatementDownload> {
   const account = await memberAccountOf(db, member_id, account_id_text);
-  if (!account) return { ok: false, status: 404, message: STATEMENT_ACCOUNT_MESSAGE };
+  if (!account) return refusal("not_found", STATEMENT_ACCOUNT_MESSAGE);
   const months = await availableMonths(db, account, now);
   if (!isStatementMonth(month_text) || !months.includes(month_text)) {
-    return { ok: false, status: 400, message: STATEMENT_MONTH_MESSAGE };
+    return refusal("bad_input", STATEMENT_MONTH_MESSAGE);
   }
   // A month's dividend is dated its last day but paid by the nightly run after it: a statement of
   // the month just ended (months[0], newest first) made first would be kept without it. So that

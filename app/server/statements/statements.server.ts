@@ -16,6 +16,7 @@ import {
   type StatementMonth,
 } from "~/domain/statements";
 import { renderStatementPdf } from "./pdf.server";
+import type { Refusal } from "~/domain/refusals";
 import { statementDividends, type StatementDividends } from "~/server/dividends/dividends.server";
 
 /**
@@ -25,6 +26,14 @@ import { statementDividends, type StatementDividends } from "~/server/dividends/
  * still pending listed apart. Made once per account and month and kept (account_statements):
  * asking again serves the statement as it was made.
  */
+
+/**
+ * A statement's PDF as the member downloads it or has it emailed (an account's, a loan's or a
+ * line's), or the refusal: `not_found` for what is not the member's own (the same answer whether
+ * it exists or not), `bad_input` for a month or cycle not offered for it.
+ */
+export type StatementDownload =
+  { ok: true; pdf: Buffer; file_name: string; account_label: string; month_label: string } | Refusal;
 
 export interface StatementData {
   month: StatementMonth;

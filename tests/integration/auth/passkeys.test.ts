@@ -341,12 +341,24 @@ describe("a staff member who lost their passkeys (npm run staff:passkeys:remove)
     const staffWithout = await someone("reviewer");
     const audits = async () => (await database.db.select({ id: auditLog.id }).from(auditLog)).length;
     const before = await audits();
-    expect(await removeStaffPasskeysFromServer(database.db, member.email)).toEqual({ ok: false, code: "not_staff" });
+    expect(await removeStaffPasskeysFromServer(database.db, member.email)).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+      code: "not_staff",
+      message: `Refused: ${member.email} is not staff. Members remove passkeys in Account Settings and can always sign in with their password.`,
+    });
     expect(await listPasskeys(database.db, member.id)).toHaveLength(1);
-    expect(await removeStaffPasskeysFromServer(database.db, staffWithout.email)).toEqual({ ok: false, code: "none" });
+    expect(await removeStaffPasskeysFromServer(database.db, staffWithout.email)).toEqual({
+      ok: false,
+      kind: "conflict",
+      code: "none",
+      message: `Nothing to do: ${staffWithout.email} has no passkey.`,
+    });
     expect(await removeStaffPasskeysFromServer(database.db, "nobody@example.com")).toEqual({
       ok: false,
+      kind: "not_found",
       code: "not_found",
+      message: "Refused: nobody has the email nobody@example.com.",
     });
     expect(await audits()).toBe(before);
   });
@@ -449,7 +461,7 @@ describe("confirming a money action with a passkey", () => {
       transfer: transferB,
       action: "transfer_to_member",
     });
-    expect(crossed).toEqual({ ok: false, reason: "invalid" });
+    expect(crossed).toMatchObject({ ok: false, code: "otp_invalid" });
 
     const fresh = await stepUpPasskeyOptions(database.db, user, transferA);
     const right = JSON.stringify(
@@ -467,7 +479,7 @@ describe("confirming a money action with a passkey", () => {
       transfer: transferA,
       action: "transfer_to_member",
     });
-    expect(replayed).toEqual({ ok: false, reason: "invalid" });
+    expect(replayed).toMatchObject({ ok: false, code: "otp_invalid" });
   });
 
   it("never with another member's passkey, nor a sign-in challenge", async () => {
@@ -486,7 +498,7 @@ describe("confirming a money action with a passkey", () => {
         transfer,
         action: "transfer_to_us_bank",
       }),
-    ).toEqual({ ok: false, reason: "invalid" });
+    ).toMatchObject({ ok: false, code: "otp_invalid" });
     const signIn = await assertionOptions(database.db, "sign_in", {});
     const crossed = JSON.stringify(
       assertion(otherCredential, { challenge: signIn.challenge, origin: rp().origin, rp_id: rp().rp_id }),
@@ -497,7 +509,7 @@ describe("confirming a money action with a passkey", () => {
         transfer,
         action: "transfer_to_us_bank",
       }),
-    ).toEqual({ ok: false, reason: "invalid" });
+    ).toMatchObject({ ok: false, code: "otp_invalid" });
     expect(await stepUpPasskeyOptions(database.db, await someone(), transfer)).toBeNull();
   });
 });

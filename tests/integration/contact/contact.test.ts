@@ -89,7 +89,13 @@ describe("sendContactMessage", () => {
         ),
       );
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, false]);
-    expect(results[5]).toEqual({ ok: false, reason: "rate_limited", retry_after_s: 9 * 60 });
+    expect(results[5]).toEqual({
+      ok: false,
+      kind: "too_many",
+      code: "rate_limited",
+      message: "Too many messages from your connection",
+      retry_after_s: 9 * 60,
+    });
     expect(await countFrom(ip)).toBe(CONTACT_RATE_LIMIT.limit);
 
     // Another address is not affected; the same address may send again in the next window.

@@ -282,15 +282,17 @@ describe("a line of credit's periodic statement", () => {
     expect(mineNow.ok && Buffer.compare(mineNow.pdf, july!.pdf)).toBe(0);
     expect(await memberLineStatementPdf(db, b.member.id, String(a.line.id), "2026-07-10", now)).toEqual({
       ok: false,
-      status: 404,
+      kind: "not_found",
       message: LINE_STATEMENT_NOT_FOUND,
     });
-    expect(await memberLineStatementPdf(db, a.member.id, "99999999", "2026-07-10", now)).toMatchObject({ status: 404 });
-    expect(await memberLineStatementPdf(db, a.member.id, "x", "2026-07-10", now)).toMatchObject({ status: 404 });
+    expect(await memberLineStatementPdf(db, a.member.id, "99999999", "2026-07-10", now)).toMatchObject({
+      kind: "not_found",
+    });
+    expect(await memberLineStatementPdf(db, a.member.id, "x", "2026-07-10", now)).toMatchObject({ kind: "not_found" });
     for (const bad of ["2026-07-11", "2026-08-10", "July"])
       expect(await memberLineStatementPdf(db, a.member.id, String(a.line.id), bad, now)).toEqual({
         ok: false,
-        status: 400,
+        kind: "bad_input",
         message: LINE_STATEMENT_CYCLE_MESSAGE,
       });
     expect(

@@ -301,12 +301,12 @@ describe("a loan's monthly statement", () => {
     expect(Buffer.compare((mine as { pdf: Buffer }).pdf, kept[1]!.pdf)).toBe(0);
     expect(await memberLoanStatementPdf(db, b.member.id, String(a.loan.id), "2026-04", now)).toMatchObject({
       ok: false,
-      status: 404,
+      kind: "not_found",
     });
     for (const month of ["2026-02", "2026-05", "2026-13", "x"])
       expect(await memberLoanStatementPdf(db, a.member.id, String(a.loan.id), month, now)).toMatchObject({
         ok: false,
-        status: 400,
+        kind: "bad_input",
       });
     expect(
       await db

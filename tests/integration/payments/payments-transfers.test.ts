@@ -150,6 +150,7 @@ describe("Between Accounts", () => {
     const before = await ledgerTotal();
     expect(await transferBetweenAccounts(db, a.member, internal(b.checking.id, a.savings.id, "1.00"))).toMatchObject({
       ok: false,
+      kind: "not_found",
       code: "not_your_account",
     });
     expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, b.checking.id, "1.00"))).toMatchObject({
@@ -158,8 +159,10 @@ describe("Between Accounts", () => {
     });
     expect(await transferBetweenAccounts(db, a.member, internal(a.checking.id, a.savings.id, "50.01"))).toMatchObject({
       ok: false,
+      kind: "bad_input",
       code: "insufficient_funds",
       message: "Insufficient funds",
+      field: "amount",
     });
     expect(await balance(a.checking.id)).toEqual({ current: 5_000, available: 5_000 });
     expect(await balance(b.checking.id)).toEqual({ current: 5_000, available: 5_000 });
@@ -218,7 +221,8 @@ describe("To Another Member", () => {
     const results = [];
     for (let i = 0; i < 31; i++) results.push(await verifyRecipient(db, a.member, `x${i}@members.example`));
     expect(results[29]).toMatchObject({ ok: false, code: "recipient_not_found" });
-    expect(results[30]).toMatchObject({ ok: false, code: "rate_limited" });
+    expect(results[30]).toMatchObject({ ok: false, kind: "too_many", code: "rate_limited", field: "recipient_email" });
+    expect((results[30] as { retry_after_s?: number }).retry_after_s).toBeGreaterThan(0);
   });
 
   it("posts to the recipient's checking and notifies both", async () => {
@@ -311,14 +315,20 @@ describe("step-up codes", () => {
       verifyStepUpCode(db, a.member, { code, transfer: "transfer", action: "transfer_to_us_bank" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const code = await lastTransferCode(db, a.member.email);
-    expect(await check(code === "000000" ? "111111" : "000000")).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(code === "000000" ? "111111" : "000000")).toEqual({
+      ok: false,
+      kind: "unprocessable",
+      code: "otp_invalid",
+      message: "Invalid OTP",
+      field: "otp",
+    });
     expect(await check(code)).toEqual({ ok: true });
-    expect(await check(code)).toEqual({ ok: false, reason: "invalid" });
+    expect(await check(code)).toMatchObject({ ok: false, code: "otp_invalid" });
     await sendStepUpCode(db, a.member, "summary", "transfer");
     const second = await lastTransferCode(db, a.member.email);
     const wrong = second === "999999" ? "888888" : "999999";
-    for (let i = 0; i < 5; i++) expect(await check(wrong)).toEqual({ ok: false, reason: "invalid" });
-    expect(await check(second)).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 5; i++) expect(await check(wrong)).toMatchObject({ ok: false, code: "otp_invalid" });
+    expect(await check(second)).toMatchObject({ ok: false, code: "otp_invalid" });
   });
 
   it("confirm only the transfer they were emailed for: for another one the right code is a wrong code", async () => {
@@ -341,6 +351,7 @@ describe("step-up codes", () => {
     const code = await lastTransferCode(db, a.member.email);
     expect(await sendUsBankTransfer(db, a.member, ach("4000.00"), code)).toMatchObject({
       ok: false,
+      kind: "unprocessable",
       code: "otp_invalid",
       message: "Invalid OTP",
     });
@@ -393,6 +404,7 @@ describe("To US Bank (ACH)", () => {
     try {
       expect(await reviewUsBankTransfer(db, a.member, achForm(a.checking.id, "1.00"))).toMatchObject({
         ok: false,
+        kind: "forbidden",
         code: "denied",
         message: "All transactions temporarily suspended",
       });
@@ -870,6 +882,7 @@ describe("refusals with real causes", () => {
 describe("a repeated idempotency key", () => {
   const reused = (transaction_id: number) => ({
     ok: false,
+    kind: "conflict",
     code: "key_reused",
     message: `Your earlier transfer from this form went through (reference MU${String(transaction_id).padStart(8, "0")}) with a different amount or recipient, so this one was not sent. Check your recent transactions, then send it again if you still need to.`,
   });

@@ -135,8 +135,15 @@ describe("wrong step-up codes, counted per member across codes", () => {
     expect(answers).toEqual([...Array<string>(9).fill("otp_invalid"), "otp_locked"]);
 
     // Locked: the right code of the live code, a new code and the card services are all refused.
-    expect(await m.send(live)).toMatchObject({ ok: false, code: "otp_locked", message: LOCKED, field: "otp" });
-    expect(await m.askForCode()).toMatchObject({ ok: false, reason: "locked" });
+    expect(await m.send(live)).toMatchObject({
+      ok: false,
+      kind: "too_many",
+      code: "otp_locked",
+      message: LOCKED,
+      field: "otp",
+      retry_after_s: expect.any(Number),
+    });
+    expect(await m.askForCode()).toMatchObject({ ok: false, kind: "too_many", code: "otp_locked", message: LOCKED });
     expect(await sendCardCode(db, m.member, m.card.id, "details")).toMatchObject({
       ok: false,
       code: "otp_locked",

@@ -42,7 +42,7 @@ describe("a statement too large to email", () => {
     );
     expect(result).toEqual({
       ok: false,
-      status: 413,
+      kind: "too_large",
       message: "This statement (11 MB) is larger than we can email (10 MB). Please download the PDF instead.",
     });
     const [after] = await db.select({ n: count() }).from(outbox).where(eq(outbox.user_id, m.member.id));

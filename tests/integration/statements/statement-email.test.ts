@@ -119,13 +119,16 @@ describe("Email it to me", () => {
     const other = await newMember(db);
     expect(await emailStatement(db, m.member.id, String(other.checking.id), "2026-10", NOW)).toMatchObject({
       ok: false,
-      status: 404,
+      kind: "not_found",
     });
     expect(await emailStatement(db, m.member.id, String(m.checking.id), "2026-11", NOW)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: "bad_input",
     });
-    expect(await emailStatement(db, m.member.id, "abc", "2026-10", NOW)).toMatchObject({ ok: false, status: 404 });
+    expect(await emailStatement(db, m.member.id, "abc", "2026-10", NOW)).toMatchObject({
+      ok: false,
+      kind: "not_found",
+    });
     expect(await outboxCount(m.member.email)).toBe(0);
     expect(await outboxCount(other.member.email)).toBe(0);
   });
@@ -152,7 +155,7 @@ describe("Email it to me", () => {
       expect((await emailStatement(db, m.member.id, String(m.checking.id), month, NOW)).ok).toBe(true);
     }
     const sixth = await emailStatement(db, m.member.id, String(m.checking.id), "2026-10", NOW);
-    expect(sixth).toMatchObject({ ok: false, status: 429 });
+    expect(sixth).toMatchObject({ ok: false, kind: "too_many" });
     if (sixth.ok) throw new Error("expected a refusal");
     expect(sixth.message).toBe(statementEmailLimitMessage(sixth.retry_after_s!));
     expect(sixth.message).toMatch(

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -28,6 +29,17 @@ export const EXTERNAL_PAYMENT_KINDS = ["ach", "wire"] as const;
  * held; docs/product.md#screening-queue).
  */
 export const EXTERNAL_PAYMENT_STATUSES = ["pending", "sent", "cancelled", "screening", "blocked"] as const;
+
+/**
+ * A payment written before its numbers were sealed (decision 0034): its account number or IBAN is
+ * still plain in `details`. The start-up sealing pass selects with this predicate and the partial
+ * index `external_payments_plain_numbers_idx` is built on it (the same expression, so the planner
+ * uses the index): once every row is sealed the index is empty and the pass at each start reads
+ * nothing, however many payments there are.
+ */
+export function holdsPlainNumber(details: AnyPgColumn): SQL {
+  return sql`(${details}->>'account_number' is not null or ${details}->>'iban' is not null)`;
+}
 
 export const externalPayments = pgTable(
   "external_payments",
@@ -94,6 +106,8 @@ export const externalPayments = pgTable(
     index("external_payments_export_file_idx").on(t.export_file_id),
     // Each payment has its own hold; the member's history finds a ledger transaction's payment by it.
     uniqueIndex("external_payments_hold_transaction_unique").on(t.hold_transaction_id),
+    // The rows the start-up pass still has to seal, in its order (id): empty once they are sealed.
+    index("external_payments_plain_numbers_idx").on(t.id).where(holdsPlainNumber(t.details)),
   ],
 );
 

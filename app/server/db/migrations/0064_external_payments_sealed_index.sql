@@ -1,0 +1,1 @@
+CREATE INDEX "external_payments_plain_numbers_idx" ON "external_payments" USING btree ("id") WHERE ("external_payments"."details"->>'account_number' is not null or "external_payments"."details"->>'iban' is not null);
