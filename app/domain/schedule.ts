@@ -1,6 +1,6 @@
 /**
  * The one schedule module (docs/architecture.md#schedules): the rules of a series of payments that
- * Bill Pay's recurring payments and the scheduled transfers (Between Accounts, To Another Member)
+ * Bill Pay's recurring payments and the scheduled transfers (Between Accounts, To Another Member, To US Bank)
  * share, without I/O. A series starts on a business day, repeats every N weeks or monthly on the
  * first date's day, and ends on a date or after a number of payments; a date that falls on a
  * weekend or a Federal Reserve holiday moves to the next business day (app/domain/payment-dates.ts).

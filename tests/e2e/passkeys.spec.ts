@@ -1,5 +1,5 @@
-import type { CDPSession, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { unstickHeader, virtualAuthenticator } from "./passkey-support";
 import {
   DESKTOP,
   NO_SESSION,
@@ -19,32 +19,6 @@ import {
  */
 const SCREENS = "test-results/screens";
 const posted = { timeout: 20_000 };
-/**
- * The sticky top bar would cover a section scrolled under it in an element screenshot. Set through
- * the CSSOM (the page's CSP refuses an injected style sheet).
- */
-async function unstickHeader(page: Page) {
-  await page.evaluate(() => {
-    for (const header of document.querySelectorAll<HTMLElement>("header")) header.style.position = "static";
-  });
-}
-
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
-
 test("a member adds a passkey, signs in with it, confirms a transfer with it and removes it", async ({
   browser,
   baseURL,

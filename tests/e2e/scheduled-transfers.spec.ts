@@ -15,7 +15,7 @@ import { businessDayOnOrAfter } from "../../app/domain/payment-dates";
  * Scheduled and repeating transfers as a member uses them (docs/product.md#scheduled-transfers):
  * Between Accounts on a later date, To Another Member repeating every two weeks, a repeat without
  * a number of transfers refused next to its field; then the Scheduled transfers list: skip the
- * next one, cancel the other after confirming. Axe-clean at 1440 and 375 px, with screenshots.
+ * next one, change the series' amount, cancel the other after confirming. Axe-clean at 1440 and 375 px, with screenshots.
  *
  * The dates are months ahead: other tests move the demo's job clock a few days forward, and the
  * scheduled-transfers job would send a transfer due in a few days before this test skips it.
@@ -49,7 +49,7 @@ function pageDate(date: string): string {
   );
 }
 
-test("a member schedules a transfer between accounts and a repeating one to another member, sees them listed, skips one and cancels the other; axe-clean at 1440 and 375 px", async ({
+test("a member schedules a transfer between accounts and a repeating one to another member, sees them listed, skips and edits one and cancels the other; axe-clean at 1440 and 375 px", async ({
   page,
   newMember,
   pageAs,
@@ -136,6 +136,16 @@ test("a member schedules a transfer between accounts and a repeating one to anot
     .getByText(/^History/)
     .click();
   await expect(cards.filter({ hasText: "Allowance" }).getByText("Skipped", { exact: true })).toBeVisible();
+
+  // Edit the series: a new amount from the next transfer on.
+  await cards.filter({ hasText: "Allowance" }).getByText("Edit", { exact: true }).click();
+  const edit = cards.filter({ hasText: "Allowance" }).getByRole("button", { name: "Save changes" });
+  await cards.filter({ hasText: "Allowance" }).getByLabel("Amount").fill("12.50");
+  await edit.click();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Changed: the next transfer is $12.50 on ${pageDate(second_day)}.` }),
+  ).toBeVisible();
+  await expect(cards.filter({ hasText: "Allowance" })).toContainText("$12.50");
 
   // Cancel the one-off, after confirming.
   const savings = cards.filter({ hasText: "Savings goal" });

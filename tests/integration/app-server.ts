@@ -6,7 +6,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { onPostgres, openTestDatabase } from "./test-database";
 import type { Database, Db } from "~/server/db/client.server";
 import { ledgerAccounts, ledgerTransactions, outbox, users } from "~/server/db/schema";
@@ -138,6 +138,23 @@ export function appEnvironment(
     DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString("hex"),
     ...settings,
   };
+}
+
+/**
+ * Waits until no job run is running or due on the job clock (JOB_CLOCK=adjustable, shared through
+ * the database): the app processes' runners have settled, so what they did can be counted.
+ */
+export async function jobRunsSettled(db: Db, seconds = 30): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const [row] = (
+      await db.execute<{ n: number }>(
+        sql`select count(*)::int as n from job_runs where state = 'running' or (state = 'queued' and run_at <= now() + (select make_interval(secs => offset_ms / 1000.0) from job_clock))`,
+      )
+    ).rows;
+    if (Number(row!.n) === 0) return;
+    if (tries > seconds * 10) throw new Error(`job runs still due after ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**

@@ -192,8 +192,16 @@ export function itRefuses<P extends string>(
   }
 }
 
-/** The people of a matrix about a member's own records: the usual cast, and a visitor. */
-export const MEMBER_OWN_PERSONAS = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"] as const;
+/** The people of a matrix about a member's own records: the usual cast, the accountant (the books only), and a visitor. */
+export const MEMBER_OWN_PERSONAS = [
+  "anonymous",
+  "applicant",
+  "member",
+  "other_member",
+  "reviewer",
+  "staff",
+  "accountant",
+] as const;
 export type MemberOwnPersona = (typeof MEMBER_OWN_PERSONAS)[number];
 
 /** A route module as the matrix calls it: its loader and action, each given a request. */
@@ -256,6 +264,7 @@ export function memberOwnMatrix<T>(options: {
     matrix.people = await SignedIn.as(db, {
       staff: cast.staff.id,
       reviewer: cast.reviewer.id,
+      accountant: (await person(db, "accountant")).id,
       applicant: cast.applicant.id,
       member: cast.member.member.id,
       other_member: cast.other_member.member.id,

@@ -272,7 +272,13 @@ function TransferCard({ t, today }: { t: View; today: string }) {
           ) : null}
           <details className="w-full">
             <summary className="min-h-11 cursor-pointer py-2 font-semibold text-accent-700">Edit</summary>
-            <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-3 sm:items-end">
+            {/* Keyed by what it shows: after a skip or an edit the fields start again from the series
+                as it is now (kept, they offered the skipped date, and saving sent that transfer after all). */}
+            <Form
+              key={`${t.next_date}:${t.amount_cents}`}
+              method="post"
+              className="mt-2 grid gap-3 sm:grid-cols-3 sm:items-end"
+            >
               <input type="hidden" name="series_id" value={t.id} />
               <TextField
                 name="amount"

@@ -127,7 +127,7 @@ export const scheduledTransfersJob = defineJob({
   name: "scheduled-transfers",
   title: "Scheduled transfers",
   description:
-    "Sends the scheduled and repeating transfers (Between Accounts, To Another Member) whose date has come, each slot once under its own key, through the same checks as a transfer sent now; a failure is told to the member (bell and email) and the series goes on or stops as they chose.",
+    "Sends the scheduled and repeating transfers (Between Accounts, To Another Member, To US Bank) whose date has come, each slot once under its own key, through the same checks as a transfer sent now; a failure is told to the member (bell and email) and the series goes on or stops as they chose.",
   // Dates are business days; hourly so a missed or failed run sends them later the same day.
   schedule: "10 * * * *",
   max_attempts: 5,

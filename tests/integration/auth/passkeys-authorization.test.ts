@@ -8,7 +8,7 @@ import * as accountRoute from "~/routes/settings/account";
 import * as loginRoute from "~/routes/auth/login";
 import { openTestDatabase } from "../test-database";
 import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } from "../authorization-matrix";
-import { signedIn } from "../admin-support";
+import { person, signedIn } from "../admin-support";
 
 /**
  * Who may see and change passkeys and sessions (docs/product.md#passkeys,
@@ -17,9 +17,9 @@ import { signedIn } from "../admin-support";
  * person's session, through it. A refused request changes nothing. The passkey intents of /login
  * need no session (signing in is how one gets one).
  */
-type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff";
-const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
-const OTHERS: Persona[] = ["other_member", "reviewer", "staff"];
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff" | "accountant";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff", "accountant"];
+const OTHERS: Persona[] = ["other_member", "reviewer", "staff", "accountant"];
 
 let database: Database;
 let people: SignedIn<Persona>;
@@ -47,6 +47,7 @@ beforeAll(async () => {
   people = await SignedIn.as(db, {
     staff: cast.staff.id,
     reviewer: cast.reviewer.id,
+    accountant: (await person(db, "accountant")).id,
     applicant: cast.applicant.id,
     member: member_id,
     other_member: cast.other_member.member.id,

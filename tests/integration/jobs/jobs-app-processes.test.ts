@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { AppProcess, appEnvironment } from "../app-server";
+import { AppProcess, appEnvironment, jobRunsSettled } from "../app-server";
 import { onPostgres, openTestDatabase } from "../test-database";
 import type { Database } from "~/server/db/client.server";
 
@@ -60,16 +60,7 @@ describe("jobs with two app processes", () => {
         }
       }
       // Let both runners settle (anything due now runs) before counting.
-      for (let tries = 0; ; tries++) {
-        const [row] = (
-          await db.execute<{ n: number }>(
-            sql`select count(*)::int as n from job_runs where state = 'running' or (state = 'queued' and run_at <= now() + (select make_interval(secs => offset_ms / 1000.0) from job_clock))`,
-          )
-        ).rows;
-        if (Number(row!.n) === 0) break;
-        if (tries > 300) throw new Error("job runs still due after 30 s");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await jobRunsSettled(db);
 
       const runs = (
         await db.execute<{ id: number; job: string; state: string; attempts: number }>(

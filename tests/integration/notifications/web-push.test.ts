@@ -13,7 +13,10 @@ import {
   removePushDevice,
 } from "~/server/notifications/push.server";
 import { openTestDatabase } from "../test-database";
-import { person } from "../../factories";
+import { fundedMember, person } from "../../factories";
+import { addAlert } from "~/server/alerts/alerts.server";
+import { postTransfer } from "~/server/ledger/ledger.server";
+import { transferEntries } from "~/domain/ledger-rules";
 import { browserSubscription, decryptPush, startPushService, verifyVapid, type LocalPushService } from "./push-service";
 
 /**
@@ -114,6 +117,39 @@ describe("Web Push delivery", () => {
     );
     const second_request = push.received.find((r) => r.path.includes("second"))!;
     expect(JSON.parse(decryptPush(second_request.body, second)).title).toBe("Payment sent");
+  });
+
+  it("pushes an alert a posting meets (issue 32: alerts by push when turned on), once; a repeat of the posting's key pushes nothing", async () => {
+    const m = await fundedMember(database.db, { checking_cents: 500_00, savings_cents: 0 });
+    const device = browserSubscription(`${push.origin}/push/alert-${m.member.id}`);
+    await addPushDevice(
+      database.db,
+      m.member,
+      { subscription_json: JSON.stringify(device.json), device: "Safari 18 on iPhone" },
+      origin,
+      { extra_origins: extra, keys: KEYS },
+    );
+    const alert = await addAlert(
+      database.db,
+      m.member,
+      { account_id: m.checking.id, kind: "transaction_above", amount_cents: 1_00 },
+      origin,
+    );
+    expect(alert.ok).toBe(true);
+    const posting = {
+      idempotency_key: `alert-push-${m.member.id}`,
+      initiator: "member:test",
+      created_by: "member:test",
+      kind: "transfer" as const,
+      entries: transferEntries(m.checking.id, m.savings.id, 5_00),
+    };
+    expect(await postTransfer(database.db, posting)).toMatchObject({ ok: true });
+    await run();
+    expect(push.received).toHaveLength(1);
+    expect(JSON.parse(decryptPush(push.received[0]!.body, device)).title).toMatch(/^Withdrawal of \$5\.00 on Checking/);
+    expect(await postTransfer(database.db, posting)).toMatchObject({ ok: true, replayed: true });
+    await run();
+    expect(push.received).toHaveLength(1);
   });
 
   it("queues nothing when the notification's transaction rolls back", async () => {

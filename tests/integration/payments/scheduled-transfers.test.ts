@@ -23,6 +23,8 @@ import { addDays, seriesPaymentDate } from "~/domain/schedule";
 import { whenSchema } from "~/domain/scheduled-transfers";
 import { transferBetweenAccounts } from "~/server/payments/between-accounts.server";
 import { betweenAccountsSchema, toMemberSchema } from "~/domain/transfers";
+import { REFUSAL_MESSAGES } from "~/domain/refusals";
+import { institution } from "~/config/institution.server";
 import { key, lastTransferCode } from "../member-support";
 import { expectLedgerVerifies } from "../ledger-fixtures";
 import { first_day, on, postTransferForm, scheduledTransfersFile, today, when } from "./scheduled-support";
@@ -213,6 +215,64 @@ describe("runs by the job's clock", () => {
     );
   });
 
+  it("an account frozen by the transfer date: not sent, told by bell and email, the series goes on to the next date", async () => {
+    const m = await member();
+    const set = await scheduleTransfer(
+      db,
+      m.who,
+      { kind: "internal", form: internal(m, "15.00", "Frozen then") },
+      when({ when: "repeat", frequency: "weeks", every_weeks: "1", ends: "count", payment_count: "2" }),
+      ORIGIN,
+    );
+    if (!set.ok) throw new Error(set.message);
+    await setAccountStatus(db, m.checking.id, "frozen");
+    const savings = await available(m.savings.id);
+    await runDueScheduledTransfers(db, on(first_day));
+    expect(await available(m.savings.id)).toBe(savings);
+    const [run] = await runs(set.series_id);
+    expect(run).toMatchObject({ status: "failed", sequence: 1 });
+    expect(run!.failure_reason).toContain(REFUSAL_MESSAGES.account_frozen);
+    const after = await series(set.series_id);
+    expect(after).toMatchObject({ status: "active", next_sequence: 2 });
+    const { bell, mail } = await failureNotices(m.member.id);
+    expect(bell.map((n) => n.title)).toEqual(["Scheduled transfer of $15.00 not sent"]);
+    expect(mail).toHaveLength(1);
+    await setAccountStatus(db, m.checking.id, "active");
+  });
+
+  it("a To Another Member transfer over the day's limit on its date: not sent, told, the series goes on", async () => {
+    const m = await member(2_000_000);
+    const friend = await member();
+    // Three series due the same day, each 40% of the day's limit (under the per-transfer maximum):
+    // two fit the day's limit, the third would pass it.
+    const each = Math.floor(institution().limits.member_daily_max_cents * 0.4);
+    const repeat = when({ when: "repeat", frequency: "weeks", every_weeks: "1", ends: "count", payment_count: "2" });
+    const ids: number[] = [];
+    for (const reference of ["First", "Second", "Third"]) {
+      const form = toMemberSchema.parse({
+        from_account_id: String(m.checking.id),
+        recipient_email: friend.member.email,
+        amount: (each / 100).toFixed(2),
+        reference,
+        idempotency_key: key(),
+      });
+      const set = await scheduleTransfer(db, m.who, { kind: "member", form }, repeat, ORIGIN);
+      if (!set.ok) throw new Error(set.message);
+      ids.push(set.series_id);
+    }
+    const before = await available(friend.checking.id);
+    await runDueScheduledTransfers(db, on(first_day));
+    expect(await available(friend.checking.id)).toBe(before + 2 * each);
+    const all = (await Promise.all(ids.map((id) => runs(id)))).flat();
+    expect(all.map((r) => r.status).toSorted()).toEqual(["failed", "sent", "sent"]);
+    const failed = all.find((r) => r.status === "failed")!;
+    expect(failed.failure_reason).toMatch(/limit/i);
+    expect((await series(failed.series_id)).status).toBe("active");
+    const { bell, mail } = await failureNotices(m.member.id);
+    expect(bell).toHaveLength(1);
+    expect(mail).toHaveLength(1);
+  });
+
   it("two job runners racing for one slot send it once", async () => {
     const m = await member();
     const set = await scheduleTransfer(
@@ -298,6 +358,30 @@ describe("runs by the job's clock", () => {
       to_label: friend.member.name,
       status: "ended",
     });
+  });
+
+  it("two job runners racing for one slot of a To Another Member series send it once, the recipient told once", async () => {
+    const m = await member();
+    const friend = await member();
+    const form = toMemberSchema.parse({
+      from_account_id: String(m.checking.id),
+      recipient_email: friend.member.email,
+      amount: "8.00",
+      reference: "Coffee",
+      idempotency_key: key(),
+    });
+    const set = await scheduleTransfer(db, m.who, { kind: "member", form }, when({ when: "date" }), ORIGIN);
+    if (!set.ok) throw new Error(set.message);
+    const before = await available(friend.checking.id);
+    await raceForSlot(first_day);
+    expect(await available(friend.checking.id)).toBe(before + 800);
+    expect((await runs(set.series_id)).map((r) => r.status)).toEqual(["sent"]);
+    const received = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.member_id, friend.member.id), eq(notifications.kind, "transfer_received")));
+    expect(received).toHaveLength(1);
+    await expectLedgerVerifies(db);
   });
 });
 

@@ -1,4 +1,4 @@
-import "../admin-support";
+import { person } from "../admin-support";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
@@ -35,8 +35,8 @@ import type { newMember } from "../member-support";
  * accounts"), nor from the member's account, nor see, skip, edit or cancel the member's series
  * ("not found"). A refused request changes nothing and sends no code.
  */
-type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff";
-const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff" | "accountant";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff", "accountant"];
 
 let database: Database;
 let people: SignedIn<Persona>;
@@ -103,6 +103,7 @@ beforeAll(async () => {
   series_id = set.series_id;
   people = await SignedIn.as(db, {
     staff: cast.staff.id,
+    accountant: (await person(db, "accountant")).id,
     reviewer: cast.reviewer.id,
     applicant: cast.applicant.id,
     member: member.member.id,

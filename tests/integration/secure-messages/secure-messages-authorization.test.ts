@@ -1,4 +1,4 @@
-import "../admin-support";
+import { person } from "../admin-support";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
@@ -22,10 +22,10 @@ import { expectSentAway, itRefuses, matrixCast, routeContext, run, SignedIn } fr
  * Who may do what with secure messages (docs/product.md#secure-messages, docs/security.md): the
  * Messages pages are a member's, for their own conversations only (another member's reads as not
  * found and a reply to it changes nothing); the inbox, a conversation's page, its steps and its
- * files are the back office's (staff and reviewers). A refused request changes nothing.
+ * files are the back office's (staff and reviewers; not the accountant's). A refused request changes nothing.
  */
-type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff";
-const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff"];
+type Persona = "anonymous" | "applicant" | "member" | "other_member" | "reviewer" | "staff" | "accountant";
+const PERSONAS: Persona[] = ["anonymous", "applicant", "member", "other_member", "reviewer", "staff", "accountant"];
 
 let database: Database;
 let people: SignedIn<Persona>;
@@ -50,6 +50,8 @@ beforeAll(async () => {
   people = await SignedIn.as(db, {
     staff: cast.staff.id,
     reviewer: cast.reviewer.id,
+    // The books only (docs/product.md#books): neither a member's pages nor the inbox.
+    accountant: (await person(db, "accountant")).id,
     applicant: cast.applicant.id,
     member: cast.member.member.id,
     other_member: cast.other_member.member.id,
@@ -119,7 +121,7 @@ describe("member pages", () => {
 
   itRefuses(
     "a new message",
-    ["anonymous", "applicant", "reviewer", "staff"] as const,
+    ["anonymous", "applicant", "reviewer", "staff", "accountant"] as const,
     (persona) =>
       newRoute.action({
         request: people.post(persona, "/dashboard/messages/new", {
@@ -135,7 +137,7 @@ describe("member pages", () => {
 
   itRefuses(
     "a member's reply",
-    ["anonymous", "applicant", "reviewer", "staff"] as const,
+    ["anonymous", "applicant", "reviewer", "staff", "accountant"] as const,
     (persona) =>
       conversationRoute.action({
         request: people.post(persona, base(), { body: "Hello" }),
@@ -279,9 +281,14 @@ describe("back office", () => {
     ["an assignment", { intent: "assign", assignee: "me" }],
     ["closing", { intent: "close" }],
   ] as const)
-    itRefuses(name, ["anonymous", "applicant", "member", "other_member"] as const, (persona) => act(persona, form), {
-      unchanged: snapshot,
-    });
+    itRefuses(
+      name,
+      ["anonymous", "applicant", "member", "other_member", "accountant"] as const,
+      (persona) => act(persona, form),
+      {
+        unchanged: snapshot,
+      },
+    );
 
   it("staff and reviewers assign, reply, close and reopen", async () => {
     for (const persona of ["reviewer", "staff"] as const) {
