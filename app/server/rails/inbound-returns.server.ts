@@ -335,15 +335,7 @@ async function auditReturnFile(
   tx: DbOrTx,
   staff: Actor,
   origin: AuditOrigin,
-  file: {
-    id: number;
-    file_name: string;
-    entry_count: number;
-    credit_total_cents: number;
-    debit_total_cents: number;
-    destination: string;
-    marks: { id: number }[];
-  },
+  file: Extract<ReturnFileResult, { ok: true }>["file"] & { destination: string; marks: { id: number }[] },
 ): Promise<void> {
   await recordAudit(tx, {
     actor_id: staff.id,
