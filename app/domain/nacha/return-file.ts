@@ -237,9 +237,7 @@ function originalBatches(returns: readonly ReturnItem[]): IndexedReturn[][] {
     if (group) group.push({ item, index });
     else groups.set(key, [{ item, index }]);
   });
-  return [...groups.values()].map((group) =>
-    [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence),
-  );
+  return [...groups.values()].map((group) => [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence));
 }
 
 /** One return batch: its header, each return's entry and addenda, its control record, and its totals. */

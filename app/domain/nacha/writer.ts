@@ -368,7 +368,15 @@ function writeBatch(
       batch_number,
     }),
   );
-  const written = { batch_number, effective_date, sec_code, entries, entry_hash, credit_total_cents, debit_total_cents };
+  const written = {
+    batch_number,
+    effective_date,
+    sec_code,
+    entries,
+    entry_hash,
+    credit_total_cents,
+    debit_total_cents,
+  };
   return { records, written, addenda_count };
 }
 

@@ -287,8 +287,7 @@ export async function approveMobileDeposit(
       reason: hold.reason,
       channel: null,
     };
-    if (approval.held_exception)
-      approval.channel = (await onPaperDelivery(tx, deposit.member_id)) ? "mail" : "email";
+    if (approval.held_exception) approval.channel = (await onPaperDelivery(tx, deposit.member_id)) ? "mail" : "email";
     await recordApproval(tx, approval, staff);
     await tellMemberApproved(tx, approval);
     if (approval.held_exception) notice = await sendHoldNotice(tx, approval, approval.held_exception);

@@ -195,7 +195,10 @@ export async function resolveDispute(db: Db, step: ResolveStep): Promise<StepAns
           : row.status === "provisionally_credited"
             ? scheduleReversal(row, day)
             : closeWithoutError(now);
-      await tx.update(disputeCases).set({ ...decided, ...resolution.set }).where(eq(disputeCases.id, row.id));
+      await tx
+        .update(disputeCases)
+        .set({ ...decided, ...resolution.set })
+        .where(eq(disputeCases.id, row.id));
       const { status, credited_cents, final_credit_transaction_id, reversal_on, text } = resolution;
       await tx.insert(disputeEvents).values({
         case_id: row.id,

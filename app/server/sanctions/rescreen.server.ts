@@ -94,7 +94,11 @@ export async function rescreenMembers(
   };
   if (!running[0]) return run;
   const now = options.now ?? new Date();
-  run.superseded = await supersedeOlder(db, running.slice(1).map((r) => r.id), now);
+  run.superseded = await supersedeOlder(
+    db,
+    running.slice(1).map((r) => r.id),
+    now,
+  );
   const rescreen_id = running[0].id;
   const loaded = await currentScreeningIndex(db);
   // One screener for the run: it keeps which listed names each given and family name comes near.

@@ -617,7 +617,9 @@ async function confirmScreening(step: DecisionStep): Promise<StepOutcome> {
     after: { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } },
     message:
       stopped.message +
-      (draft.due_by ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.` : ""),
+      (draft.due_by
+        ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.`
+        : ""),
   };
 }
 

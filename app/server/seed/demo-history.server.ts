@@ -205,7 +205,10 @@ interface MemberHistory {
 }
 
 /** The member's checking and savings accounts, opened when they have none; null when one is missing. */
-async function demoAccounts(db: Db, member_id: string): Promise<{ checking: AccountView; savings: AccountView } | null> {
+async function demoAccounts(
+  db: Db,
+  member_id: string,
+): Promise<{ checking: AccountView; savings: AccountView } | null> {
   let accounts = await memberAccounts(db, member_id);
   if (accounts.length === 0) {
     await openAccount(db, { member_id, type: "checking", name: "Personal Checking" });
