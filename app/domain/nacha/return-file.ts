@@ -157,25 +157,63 @@ export interface ReturnFile {
 }
 
 export function writeReturnFile(input: ReturnFileInput): ReturnFile {
+  checkReturnFileInput(input);
+  const odfi = input.origin.routing_number.slice(0, 8);
+  const records: string[] = [fileHeaderRecord({ ...input, reference_code: "RETURNS" })];
+  const trace_numbers: string[] = new Array(input.returns.length);
+  const file = { entry_count: 0, record_count: 0, credit_total_cents: 0, debit_total_cents: 0, rdfis: [] as string[] };
+  let batch_number = 0;
+  for (const group of originalBatches(input.returns)) {
+    batch_number++;
+    const batch = returnBatch(group, { odfi, batch_number, effective_date: input.effective_date });
+    records.push(...batch.records);
+    for (const { index, trace_number } of batch.traces) trace_numbers[index] = trace_number;
+    file.entry_count += group.length;
+    file.record_count += batch.entry_addenda_count;
+    file.credit_total_cents += batch.credits;
+    file.debit_total_cents += batch.debits;
+    file.rdfis.push(...batch.rdfis);
+  }
+  const { entry_count, credit_total_cents, debit_total_cents } = file;
+  const { text } = closeFile(records, {
+    batch_count: batch_number,
+    entry_addenda_count: file.record_count,
+    entry_hash: entryHash(file.rdfis),
+    debit_total_cents,
+    credit_total_cents,
+  });
+  return { text, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
+}
+
+/** Refuses the whole file before a record is written: an operator rejects a file with one bad field. */
+function checkReturnFileInput(input: ReturnFileInput): void {
   if (!isValidRoutingNumber(input.origin.routing_number))
     throw new NachaFieldError("the origin routing number fails the ABA checksum");
   if (!isValidRoutingNumber(input.destination.routing_number))
     throw new NachaFieldError("the destination routing number fails the ABA checksum");
   if (input.returns.length === 0) throw new NachaFieldError("a return file needs at least one return");
-  const odfi = input.origin.routing_number.slice(0, 8);
-  const records: string[] = [fileHeaderRecord({ ...input, reference_code: "RETURNS" })];
-
-  const groups = new Map<string, { item: ReturnItem; index: number }[]>();
   input.returns.forEach((item, index) => {
-    const o = item.original;
     if (!/^R\d{2}$/.test(item.reason_code))
       throw new NachaFieldError(
         `return ${index + 1}: reason code ${JSON.stringify(item.reason_code)} is not R and two digits`,
       );
-    if (!/^\d{15}$/.test(o.trace_number))
+    if (!/^\d{15}$/.test(item.original.trace_number))
       throw new NachaFieldError(`return ${index + 1}: original trace number must be 15 digits`);
     if (!Number.isSafeInteger(item.trace_sequence) || item.trace_sequence < 1 || item.trace_sequence > 9_999_999)
       throw new NachaFieldError(`return ${index + 1}: trace sequence must be 1 to 9999999`);
+  });
+}
+
+type IndexedReturn = { item: ReturnItem; index: number };
+
+/**
+ * The returns grouped as their original batches were (same company, entry class, description and
+ * sending bank), in order of first appearance, each group by trace sequence: one return batch each.
+ */
+function originalBatches(returns: readonly ReturnItem[]): IndexedReturn[][] {
+  const groups = new Map<string, IndexedReturn[]>();
+  returns.forEach((item, index) => {
+    const o = item.original;
     const key = JSON.stringify([
       o.company_id,
       o.company_name,
@@ -199,133 +237,128 @@ export function writeReturnFile(input: ReturnFileInput): ReturnFile {
     if (group) group.push({ item, index });
     else groups.set(key, [{ item, index }]);
   });
+  return [...groups.values()].map((group) => [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence));
+}
 
-  const trace_numbers: string[] = new Array(input.returns.length);
-  let batch_number = 0;
-  let entry_count = 0;
-  let record_count = 0;
-  let credit_total_cents = 0;
-  let debit_total_cents = 0;
+/** One return batch: its header, each return's entry and addenda, its control record, and its totals. */
+function returnBatch(items: IndexedReturn[], batch: { odfi: string; batch_number: number; effective_date: string }) {
+  const { odfi, batch_number } = batch;
+  const o = items[0]!.item.original;
+  const codes = items.map((x) => returnTransactionCode(x.item.original.transaction_code));
+  const service_class = codes.every(isCreditCode) ? 220 : codes.some(isCreditCode) ? 200 : 225;
+  const iat = o.sec_code === "IAT" ? o.iat : null;
+  if (o.sec_code === "IAT" && !iat)
+    throw new NachaFieldError(`return ${items[0]!.index + 1}: an IAT entry's return needs its addenda`);
+  const records = [returnBatchHeader(o, iat ?? null, { ...batch, service_class })];
+  let credits = 0;
+  let debits = 0;
+  let entry_addenda_count = 0;
   const rdfis: string[] = [];
-  for (const group of groups.values()) {
-    batch_number++;
-    const items = [...group].sort((a, b) => a.item.trace_sequence - b.item.trace_sequence);
-    const o = items[0]!.item.original;
-    const codes = items.map((x) => returnTransactionCode(x.item.original.transaction_code));
-    const service_class = codes.every(isCreditCode) ? 220 : codes.some(isCreditCode) ? 200 : 225;
-    const iat = o.sec_code === "IAT" ? o.iat : null;
-    if (o.sec_code === "IAT" && !iat)
-      throw new NachaFieldError(`return ${items[0]!.index + 1}: an IAT entry's return needs its addenda`);
-    records.push(
-      iat
-        ? formatRecord(IAT_BATCH_HEADER, {
-            service_class_code: service_class,
-            iat_indicator: "",
-            foreign_exchange_indicator: iat.foreign_exchange_indicator,
-            foreign_exchange_reference_indicator: iat.foreign_exchange_reference_indicator,
-            foreign_exchange_reference: iat.foreign_exchange_reference,
-            iso_destination_country_code: iat.iso_destination_country,
-            originator_identification: o.company_id,
-            company_entry_description: o.entry_description,
-            iso_originating_currency_code: iat.iso_originating_currency,
-            iso_destination_currency_code: iat.iso_destination_currency,
-            effective_entry_date: yymmdd(input.effective_date),
-            originator_status_code: "1",
-            originating_dfi_identification: odfi,
-            batch_number,
-          })
-        : formatRecord(BATCH_HEADER, {
-            service_class_code: service_class,
-            company_name: o.company_name,
-            company_discretionary_data: o.company_discretionary_data,
-            company_identification: o.company_id,
-            standard_entry_class_code: o.sec_code,
-            company_entry_description: o.entry_description,
-            company_descriptive_date: "",
-            effective_entry_date: yymmdd(input.effective_date),
-            originating_dfi_identification: odfi,
-            batch_number,
-          }),
-    );
-    let credits = 0;
-    let batch_records = 0;
-    let debits = 0;
-    const batch_rdfis: string[] = [];
-    for (const { item, index } of items) {
-      const original = item.original;
-      const code = returnTransactionCode(original.transaction_code);
-      const rdfi = original.trace_number.slice(0, 8);
-      const trace_number = `${odfi}${String(item.trace_sequence).padStart(7, "0")}`;
-      if (iat) {
-        const returned = iatReturnRecords(item, code, rdfi, odfi, trace_number);
-        records.push(...returned);
-        batch_records += returned.length;
-        if (isCreditCode(code)) credits += original.amount_cents;
-        else debits += original.amount_cents;
-        batch_rdfis.push(rdfi);
-        trace_numbers[index] = trace_number;
-        continue;
-      }
-      batch_records += 2;
-      records.push(
-        classColumns(
-          o.sec_code,
-          original,
-          formatRecord(ENTRY_DETAIL, {
-            transaction_code: code,
-            receiving_dfi_identification: rdfi,
-            check_digit: routingCheckDigit(rdfi),
-            dfi_account_number: original.account_number,
-            amount: original.amount_cents,
-            individual_identification_number: original.individual_id,
-            individual_name: original.individual_name,
-            discretionary_data: "",
-            addenda_record_indicator: 1,
-            trace_number,
-          }),
-        ),
-      );
-      records.push(
-        formatRecord(RETURN_ADDENDA, {
-          return_reason_code: item.reason_code,
-          original_entry_trace_number: original.trace_number,
-          date_of_death: "",
-          original_receiving_dfi_identification: odfi,
-          addenda_information: item.information ?? "",
-          trace_number,
-        }),
-      );
-      if (isCreditCode(code)) credits += original.amount_cents;
-      else debits += original.amount_cents;
-      batch_rdfis.push(rdfi);
-      trace_numbers[index] = trace_number;
-    }
-    records.push(
-      formatRecord(BATCH_CONTROL, {
-        service_class_code: service_class,
-        entry_addenda_count: batch_records,
-        entry_hash: entryHash(batch_rdfis),
-        total_debit_entry_dollar_amount: debits,
-        total_credit_entry_dollar_amount: credits,
-        company_identification: o.company_id,
-        originating_dfi_identification: odfi,
-        batch_number,
-      }),
-    );
-    entry_count += items.length;
-    record_count += batch_records;
-    credit_total_cents += credits;
-    debit_total_cents += debits;
-    rdfis.push(...batch_rdfis);
+  const traces: { index: number; trace_number: string }[] = [];
+  for (const { item, index } of items) {
+    const original = item.original;
+    const code = returnTransactionCode(original.transaction_code);
+    const rdfi = original.trace_number.slice(0, 8);
+    const trace_number = `${odfi}${String(item.trace_sequence).padStart(7, "0")}`;
+    const returned = iat
+      ? iatReturnRecords(item, code, rdfi, odfi, trace_number)
+      : returnRecords(item, o.sec_code, code, rdfi, odfi, trace_number);
+    records.push(...returned);
+    entry_addenda_count += returned.length;
+    if (isCreditCode(code)) credits += original.amount_cents;
+    else debits += original.amount_cents;
+    rdfis.push(rdfi);
+    traces.push({ index, trace_number });
   }
-  const { text } = closeFile(records, {
-    batch_count: batch_number,
-    entry_addenda_count: record_count,
-    entry_hash: entryHash(rdfis),
-    debit_total_cents,
-    credit_total_cents,
+  records.push(
+    formatRecord(BATCH_CONTROL, {
+      service_class_code: service_class,
+      entry_addenda_count,
+      entry_hash: entryHash(rdfis),
+      total_debit_entry_dollar_amount: debits,
+      total_credit_entry_dollar_amount: credits,
+      company_identification: o.company_id,
+      originating_dfi_identification: odfi,
+      batch_number,
+    }),
+  );
+  return { records, entry_addenda_count, credits, debits, rdfis, traces };
+}
+
+/** The batch header: the original batch's company and description (IAT: its exchange fields), the credit union as ODFI. */
+function returnBatchHeader(
+  o: ReturnItem["original"],
+  iat: IatDetails | null,
+  batch: { odfi: string; batch_number: number; effective_date: string; service_class: number },
+): string {
+  const { odfi, batch_number, service_class } = batch;
+  if (iat)
+    return formatRecord(IAT_BATCH_HEADER, {
+      service_class_code: service_class,
+      iat_indicator: "",
+      foreign_exchange_indicator: iat.foreign_exchange_indicator,
+      foreign_exchange_reference_indicator: iat.foreign_exchange_reference_indicator,
+      foreign_exchange_reference: iat.foreign_exchange_reference,
+      iso_destination_country_code: iat.iso_destination_country,
+      originator_identification: o.company_id,
+      company_entry_description: o.entry_description,
+      iso_originating_currency_code: iat.iso_originating_currency,
+      iso_destination_currency_code: iat.iso_destination_currency,
+      effective_entry_date: yymmdd(batch.effective_date),
+      originator_status_code: "1",
+      originating_dfi_identification: odfi,
+      batch_number,
+    });
+  return formatRecord(BATCH_HEADER, {
+    service_class_code: service_class,
+    company_name: o.company_name,
+    company_discretionary_data: o.company_discretionary_data,
+    company_identification: o.company_id,
+    standard_entry_class_code: o.sec_code,
+    company_entry_description: o.entry_description,
+    company_descriptive_date: "",
+    effective_entry_date: yymmdd(batch.effective_date),
+    originating_dfi_identification: odfi,
+    batch_number,
   });
-  return { text, entry_count, batch_count: batch_number, credit_total_cents, debit_total_cents, trace_numbers };
+}
+
+/** A domestic entry's return: the entry detail (its class's own columns kept) and the return addenda 99. */
+function returnRecords(
+  item: ReturnItem,
+  sec_code: string,
+  code: string,
+  rdfi: string,
+  odfi: string,
+  trace_number: string,
+): string[] {
+  const original = item.original;
+  return [
+    classColumns(
+      sec_code,
+      original,
+      formatRecord(ENTRY_DETAIL, {
+        transaction_code: code,
+        receiving_dfi_identification: rdfi,
+        check_digit: routingCheckDigit(rdfi),
+        dfi_account_number: original.account_number,
+        amount: original.amount_cents,
+        individual_identification_number: original.individual_id,
+        individual_name: original.individual_name,
+        discretionary_data: "",
+        addenda_record_indicator: 1,
+        trace_number,
+      }),
+    ),
+    formatRecord(RETURN_ADDENDA, {
+      return_reason_code: item.reason_code,
+      original_entry_trace_number: original.trace_number,
+      date_of_death: "",
+      original_receiving_dfi_identification: odfi,
+      addenda_information: item.information ?? "",
+      trace_number,
+    }),
+  ];
 }
 
 /**

@@ -238,6 +238,42 @@ function batchKey(entry: NachaCredit, file_description: string): string {
 }
 
 export function writeNachaFile(input: NachaFileInput): NachaFile {
+  checkFileInput(input);
+  const records: string[] = [fileHeaderRecord(input)];
+  const batches: NachaBatchWritten[] = [];
+  let addenda_count = 0;
+  for (const [index, credits] of batchesOf(input).entries()) {
+    const batch = writeBatch(input, credits, index + 1);
+    records.push(...batch.records);
+    batches.push(batch.written);
+    addenda_count += batch.addenda_count;
+  }
+  const entry_count = batches.reduce((sum, b) => sum + b.entries.length, 0);
+  const credit_total_cents = batches.reduce((sum, b) => sum + b.credit_total_cents, 0);
+  const debit_total_cents = batches.reduce((sum, b) => sum + b.debit_total_cents, 0);
+  const entry_hash = entryHash(batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
+  const { text, record_count, block_count } = closeFile(records, {
+    batch_count: batches.length,
+    entry_addenda_count: entry_count + addenda_count,
+    entry_hash,
+    debit_total_cents,
+    credit_total_cents,
+  });
+  return {
+    text,
+    batches,
+    entry_count,
+    addenda_count,
+    credit_total_cents,
+    debit_total_cents,
+    entry_hash,
+    record_count,
+    block_count,
+  };
+}
+
+/** Refuses the whole file before a record is written: the operator would reject it for one bad field. */
+function checkFileInput(input: NachaFileInput): void {
   check(isValidRoutingNumber(input.origin.routing_number), "the origin routing number fails the ABA checksum");
   check(
     isValidRoutingNumber(input.destination.routing_number),
@@ -261,12 +297,13 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
   input.credits.forEach(checkCredit);
   const sequences = new Set(input.credits.map((c) => c.trace_sequence));
   check(sequences.size === input.credits.length, "trace sequences must be unique in a file");
+}
 
-  const odfi = input.origin.routing_number.slice(0, 8);
-  const company_identification = input.company.identification;
-  const records: string[] = [fileHeaderRecord(input)];
-
-  // One batch per effective date, entry class and description (a batch header holds one of each).
+/**
+ * The credits in batches, one per effective date, entry class and description (a batch header
+ * holds one of each), the batches in key order and each batch by trace sequence.
+ */
+function batchesOf(input: NachaFileInput): NachaCredit[][] {
   const groups = new Map<string, NachaCredit[]>();
   for (const credit of input.credits) {
     const key = batchKey(credit, input.company.entry_description);
@@ -274,114 +311,97 @@ export function writeNachaFile(input: NachaFileInput): NachaFile {
     if (batch) batch.push(credit);
     else groups.set(key, [credit]);
   }
-  const keys = [...groups.keys()].sort();
+  return [...groups.keys()]
+    .sort()
+    .map((key) => [...groups.get(key)!].sort((a, b) => a.trace_sequence - b.trace_sequence));
+}
 
-  const batches: NachaBatchWritten[] = [];
-  let entry_count = 0;
-  let addenda_count = 0;
-  for (const [index, key] of keys.entries()) {
-    const batch_number = index + 1;
-    const credits = [...groups.get(key)!].sort((a, b) => a.trace_sequence - b.trace_sequence);
-    const first = credits[0]!;
-    const effective_date = first.effective_date;
-    const sec_code = first.sec_code ?? "PPD";
-    const service_class_code = serviceClass(credits);
-    records.push(
-      formatRecord(BATCH_HEADER, {
-        service_class_code,
-        company_name: input.company.name,
-        company_discretionary_data: "",
-        company_identification,
-        standard_entry_class_code: sec_code,
-        company_entry_description: first.entry_description ?? input.company.entry_description,
-        company_descriptive_date: "",
-        effective_entry_date: yymmdd(effective_date),
-        originating_dfi_identification: odfi,
-        batch_number,
-      }),
-    );
-    const entries: NachaEntryWritten[] = [];
-    let batch_addenda = 0;
-    let credit_total_cents = 0;
-    let debit_total_cents = 0;
-    for (const credit of credits) {
-      const sequence = String(credit.trace_sequence).padStart(7, "0");
-      const trace_number = `${odfi}${sequence}`;
-      const info = nachaText(credit.payment_information ?? "");
-      records.push(
-        formatRecord(ENTRY_DETAIL, {
-          transaction_code: transactionCode(credit),
-          receiving_dfi_identification: credit.routing_number.slice(0, 8),
-          check_digit: credit.routing_number.slice(8),
-          dfi_account_number: credit.account_number,
-          amount: credit.amount_cents,
-          individual_identification_number: credit.individual_id,
-          individual_name: credit.individual_name,
-          discretionary_data: sec_code === "WEB" ? WEB_PAYMENT_TYPE_SINGLE : "",
-          addenda_record_indicator: info === "" ? 0 : 1,
-          trace_number,
-        }),
-      );
-      if (info !== "") {
-        records.push(
-          formatRecord(ADDENDA, {
-            addenda_type_code: String(ADDENDA_TYPE_PAYMENT_INFORMATION).padStart(2, "0"),
-            payment_related_information: info,
-            addenda_sequence_number: 1,
-            entry_detail_sequence_number: sequence,
-          }),
-        );
-        batch_addenda++;
-      }
-      if (credit.debit) debit_total_cents += credit.amount_cents;
-      else credit_total_cents += credit.amount_cents;
-      entries.push({ ...credit, trace_number, batch_number });
-    }
-    const entry_hash = entryHash(entries.map((e) => e.routing_number));
-    records.push(
-      formatRecord(BATCH_CONTROL, {
-        service_class_code,
-        entry_addenda_count: entries.length + batch_addenda,
-        entry_hash,
-        total_debit_entry_dollar_amount: debit_total_cents,
-        total_credit_entry_dollar_amount: credit_total_cents,
-        company_identification,
-        originating_dfi_identification: odfi,
-        batch_number,
-      }),
-    );
-    batches.push({
+/** One batch: its header, each entry (with its payment information addenda), its control record. */
+function writeBatch(
+  input: NachaFileInput,
+  credits: NachaCredit[],
+  batch_number: number,
+): { records: string[]; written: NachaBatchWritten; addenda_count: number } {
+  const odfi = input.origin.routing_number.slice(0, 8);
+  const company_identification = input.company.identification;
+  const first = credits[0]!;
+  const effective_date = first.effective_date;
+  const sec_code = first.sec_code ?? "PPD";
+  const service_class_code = serviceClass(credits);
+  const records = [
+    formatRecord(BATCH_HEADER, {
+      service_class_code,
+      company_name: input.company.name,
+      company_discretionary_data: "",
+      company_identification,
+      standard_entry_class_code: sec_code,
+      company_entry_description: first.entry_description ?? input.company.entry_description,
+      company_descriptive_date: "",
+      effective_entry_date: yymmdd(effective_date),
+      originating_dfi_identification: odfi,
       batch_number,
-      effective_date,
-      sec_code,
-      entries,
-      entry_hash,
-      credit_total_cents,
-      debit_total_cents,
-    });
-    entry_count += entries.length;
-    addenda_count += batch_addenda;
+    }),
+  ];
+  const entries: NachaEntryWritten[] = [];
+  let addenda_count = 0;
+  let credit_total_cents = 0;
+  let debit_total_cents = 0;
+  for (const credit of credits) {
+    const trace_number = `${odfi}${String(credit.trace_sequence).padStart(7, "0")}`;
+    const written = entryRecords(credit, sec_code, trace_number);
+    records.push(...written);
+    addenda_count += written.length - 1;
+    if (credit.debit) debit_total_cents += credit.amount_cents;
+    else credit_total_cents += credit.amount_cents;
+    entries.push({ ...credit, trace_number, batch_number });
   }
-
-  const credit_total_cents = batches.reduce((sum, b) => sum + b.credit_total_cents, 0);
-  const debit_total_cents = batches.reduce((sum, b) => sum + b.debit_total_cents, 0);
-  const entry_hash = entryHash(batches.flatMap((b) => b.entries.map((e) => e.routing_number)));
-  const { text, record_count, block_count } = closeFile(records, {
-    batch_count: batches.length,
-    entry_addenda_count: entry_count + addenda_count,
+  const entry_hash = entryHash(entries.map((e) => e.routing_number));
+  records.push(
+    formatRecord(BATCH_CONTROL, {
+      service_class_code,
+      entry_addenda_count: entries.length + addenda_count,
+      entry_hash,
+      total_debit_entry_dollar_amount: debit_total_cents,
+      total_credit_entry_dollar_amount: credit_total_cents,
+      company_identification,
+      originating_dfi_identification: odfi,
+      batch_number,
+    }),
+  );
+  const written = {
+    batch_number,
+    effective_date,
+    sec_code,
+    entries,
     entry_hash,
-    debit_total_cents,
-    credit_total_cents,
-  });
-  return {
-    text,
-    batches,
-    entry_count,
-    addenda_count,
     credit_total_cents,
     debit_total_cents,
-    entry_hash,
-    record_count,
-    block_count,
   };
+  return { records, written, addenda_count };
+}
+
+/** One entry detail, and its payment information addenda (type 05) when the payment carries any. */
+function entryRecords(credit: NachaCredit, sec_code: string, trace_number: string): string[] {
+  const info = nachaText(credit.payment_information ?? "");
+  const entry = formatRecord(ENTRY_DETAIL, {
+    transaction_code: transactionCode(credit),
+    receiving_dfi_identification: credit.routing_number.slice(0, 8),
+    check_digit: credit.routing_number.slice(8),
+    dfi_account_number: credit.account_number,
+    amount: credit.amount_cents,
+    individual_identification_number: credit.individual_id,
+    individual_name: credit.individual_name,
+    discretionary_data: sec_code === "WEB" ? WEB_PAYMENT_TYPE_SINGLE : "",
+    addenda_record_indicator: info === "" ? 0 : 1,
+    trace_number,
+  });
+  if (info === "") return [entry];
+  const addenda = formatRecord(ADDENDA, {
+    addenda_type_code: String(ADDENDA_TYPE_PAYMENT_INFORMATION).padStart(2, "0"),
+    payment_related_information: info,
+    addenda_sequence_number: 1,
+    // The entry's sequence number is its trace number's last seven digits.
+    entry_detail_sequence_number: trace_number.slice(-7),
+  });
+  return [entry, addenda];
 }

@@ -21,6 +21,8 @@ import {
   HOLD_EXCEPTION_LABELS,
   HOLD_EXCEPTION_RULES,
   type ApproveHold,
+  type AvailabilityPlan,
+  type HoldException,
 } from "~/domain/funds-availability";
 import { onPaperDelivery } from "~/server/electronic-delivery/electronic-delivery.server";
 import { checkCheckImage, removeCheckImage, storeCheckImage } from "./images.server";
@@ -98,81 +100,9 @@ export async function submitMobileDeposit(
 
   const files = [await storeCheckImage(front.content), await storeCheckImage(back.content)] as const;
   const forget = () => Promise.all(files.map((f) => removeCheckImage(f).catch(() => undefined)));
+  const check = { front: front.sha256, back: back.sha256, files };
   try {
-    const result = await inRefusableTransaction(db, async (tx): Promise<SubmitResult> => {
-      const in_transit = await institutionAccount(tx, "deposits_in_transit");
-      const credit = ledgerOrRefuse(
-        await placeHold(tx, {
-          idempotency_key: `mobile-deposit:${input.idempotency_key}`,
-          initiator: `member:${member.id}`,
-          kind: "mobile_deposit",
-          created_by: member.id,
-          memo: "Mobile deposit",
-          category: "Deposit",
-          entries: [
-            { account_id: account.id, amount_cents: input.amount_cents },
-            { account_id: in_transit.id, amount_cents: -input.amount_cents },
-          ],
-        }),
-        "account_id",
-      );
-      const [duplicate] = await tx
-        .select({ id: mobileDeposits.id })
-        .from(mobileDeposits)
-        .where(
-          and(
-            eq(mobileDeposits.account_id, account.id),
-            eq(mobileDeposits.amount_cents, input.amount_cents),
-            or(
-              eq(mobileDeposits.front_image_sha256, front.sha256),
-              eq(mobileDeposits.back_image_sha256, back.sha256),
-              eq(mobileDeposits.front_image_sha256, back.sha256),
-              eq(mobileDeposits.back_image_sha256, front.sha256),
-            ),
-          ),
-        )
-        .orderBy(asc(mobileDeposits.id))
-        .limit(1);
-      const [row] = await tx
-        .insert(mobileDeposits)
-        .values({
-          member_id: member.id,
-          account_id: account.id,
-          amount_cents: input.amount_cents,
-          pending_transaction_id: credit.transaction.id,
-          idempotency_key: input.idempotency_key,
-          front_image_file: files[0],
-          back_image_file: files[1],
-          front_image_sha256: front.sha256,
-          back_image_sha256: back.sha256,
-          duplicate_of_id: duplicate?.id ?? null,
-        })
-        .returning({ id: mobileDeposits.id });
-      const deposit_id = Number(row!.id);
-      await notify(tx, {
-        member_id: member.id,
-        kind: "deposit_decision",
-        title: `Mobile deposit of ${formatCents(input.amount_cents)} received`,
-        body: `Your check to ${accountLabel(account)} is pending review. It is not available until the credit union approves it; you will be told when it is.`,
-      });
-      await recordAudit(tx, {
-        actor_id: member.id,
-        actor_email: member.email,
-        action: "mobile_deposit.submit",
-        subject_type: "mobile_deposit",
-        subject_id: deposit_id,
-        member_id: member.id,
-        after: {
-          status: "pending_review",
-          account_id: account.id,
-          amount_cents: input.amount_cents,
-          transaction_id: credit.transaction.id,
-          duplicate_of_id: duplicate?.id ?? null,
-        },
-        ...origin,
-      });
-      return { ok: true as const, deposit_id, amount_cents: input.amount_cents, replayed: false };
-    });
+    const result = await inRefusableTransaction(db, (tx) => recordDeposit(tx, member, account, input, check, origin));
     if (!result.ok) await forget();
     return result;
   } catch (error) {
@@ -182,6 +112,109 @@ export async function submitMobileDeposit(
     if (again) return { ok: true, deposit_id: again.id, amount_cents: again.amount_cents, replayed: true };
     throw error;
   }
+}
+
+/** The check's two stored photos and their fingerprints. */
+type CheckImages = { front: string; back: string; files: readonly [string, string] };
+
+/**
+ * The deposit in the ledger (a pending credit against deposits in transit), its row (marked when
+ * the same check seems sent before), the member's notification and the audit row.
+ */
+async function recordDeposit(
+  tx: DbOrTx,
+  member: Actor,
+  account: AccountView,
+  input: { amount_cents: number; idempotency_key: string },
+  check: CheckImages,
+  origin: AuditOrigin,
+): Promise<SubmitResult> {
+  const in_transit = await institutionAccount(tx, "deposits_in_transit");
+  const credit = ledgerOrRefuse(
+    await placeHold(tx, {
+      idempotency_key: `mobile-deposit:${input.idempotency_key}`,
+      initiator: `member:${member.id}`,
+      kind: "mobile_deposit",
+      created_by: member.id,
+      memo: "Mobile deposit",
+      category: "Deposit",
+      entries: [
+        { account_id: account.id, amount_cents: input.amount_cents },
+        { account_id: in_transit.id, amount_cents: -input.amount_cents },
+      ],
+    }),
+    "account_id",
+  );
+  const duplicate_of_id = await sameCheckBefore(tx, account.id, input.amount_cents, check);
+  const [row] = await tx
+    .insert(mobileDeposits)
+    .values({
+      member_id: member.id,
+      account_id: account.id,
+      amount_cents: input.amount_cents,
+      pending_transaction_id: credit.transaction.id,
+      idempotency_key: input.idempotency_key,
+      front_image_file: check.files[0],
+      back_image_file: check.files[1],
+      front_image_sha256: check.front,
+      back_image_sha256: check.back,
+      duplicate_of_id,
+    })
+    .returning({ id: mobileDeposits.id });
+  const deposit_id = Number(row!.id);
+  await notify(tx, {
+    member_id: member.id,
+    kind: "deposit_decision",
+    title: `Mobile deposit of ${formatCents(input.amount_cents)} received`,
+    body: `Your check to ${accountLabel(account)} is pending review. It is not available until the credit union approves it; you will be told when it is.`,
+  });
+  await recordAudit(tx, {
+    actor_id: member.id,
+    actor_email: member.email,
+    action: "mobile_deposit.submit",
+    subject_type: "mobile_deposit",
+    subject_id: deposit_id,
+    member_id: member.id,
+    after: {
+      status: "pending_review",
+      account_id: account.id,
+      amount_cents: input.amount_cents,
+      transaction_id: credit.transaction.id,
+      duplicate_of_id,
+    },
+    ...origin,
+  });
+  return { ok: true as const, deposit_id, amount_cents: input.amount_cents, replayed: false };
+}
+
+/**
+ * The first earlier deposit of the same amount to the same account with either photo already
+ * sent (front or back, either way round): the same check deposited twice, for staff to see.
+ */
+async function sameCheckBefore(
+  tx: DbOrTx,
+  account_id: number,
+  amount_cents: number,
+  check: CheckImages,
+): Promise<number | null> {
+  const [duplicate] = await tx
+    .select({ id: mobileDeposits.id })
+    .from(mobileDeposits)
+    .where(
+      and(
+        eq(mobileDeposits.account_id, account_id),
+        eq(mobileDeposits.amount_cents, amount_cents),
+        or(
+          eq(mobileDeposits.front_image_sha256, check.front),
+          eq(mobileDeposits.back_image_sha256, check.back),
+          eq(mobileDeposits.front_image_sha256, check.back),
+          eq(mobileDeposits.back_image_sha256, check.front),
+        ),
+      ),
+    )
+    .orderBy(asc(mobileDeposits.id))
+    .limit(1);
+  return duplicate?.id ?? null;
 }
 
 async function findByKey(
@@ -238,147 +271,220 @@ export async function approveMobileDeposit(
         resolved_by: `staff:${staff.id}`,
       }),
     );
-    const approved_on = today();
     const facts = await depositFacts(tx, deposit);
     const plan = availabilityPlan(
       { amount_cents, ...facts, staff_exception: hold.exception },
       institution().limits.mobile_deposit_availability,
     );
-    const [account] = await getBalances(tx, [Number(deposit.account_id)]);
-    let spendable = Math.max(0, account!.available_cents);
-    const in_transit = await institutionAccount(tx, "deposits_in_transit");
-    const place = async (part: "next_day" | "later" | "exception", wanted_cents: number, available_on: string) => {
-      const amount = available_on > approved_on ? Math.min(wanted_cents, spendable) : 0;
-      if (amount <= 0) return { amount: 0, transaction_id: null };
-      spendable -= amount;
-      const answer = ledgerOrRefuse(
-        await placeHold(tx, {
-          idempotency_key: `mobile-deposit-hold:${id}:${part}`,
-          initiator: "system:mobile-deposits",
-          kind: "mobile_deposit",
-          created_by: staff.id,
-          memo: `Deposit hold: available ${formatBusinessDate(available_on)}`,
-          category: "Deposit",
-          effective_date: approved_on,
-          entries: [
-            { account_id: Number(deposit.account_id), amount_cents: -amount },
-            { account_id: in_transit.id, amount_cents: amount },
-          ],
-        }),
-      );
-      return { amount, transaction_id: answer.transaction.id };
+    const holds = await placeAvailabilityHolds(tx, deposit, plan, staff);
+    const approval: Approval = {
+      deposit,
+      amount_cents,
+      deposited_on: facts.deposited_on,
+      plan,
+      holds,
+      held_exception: holds.exception.amount > 0 ? plan.exception : null,
+      reason: hold.reason,
+      channel: null,
     };
-    // The part released last first: what the account cannot hold comes off it.
-    const exception = await place("exception", plan.exception_cents, plan.exception_available_on);
-    const later = await place("later", plan.later_cents, plan.later_available_on);
-    const next_day = await place("next_day", plan.next_day_cents, plan.next_day_available_on);
-    const now = new Date();
-    const held_exception = exception.amount > 0 ? plan.exception : null;
-    const channel = held_exception ? ((await onPaperDelivery(tx, deposit.member_id)) ? "mail" : "email") : null;
-    const [accountRow] = await tx
-      .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
-      .from(ledgerAccounts)
-      .where(eq(ledgerAccounts.id, Number(deposit.account_id)));
-    await tx
-      .update(mobileDeposits)
-      .set({
-        status: "approved",
-        reviewed_at: now,
-        reviewed_by: staff.id,
-        deposited_on: facts.deposited_on,
-        next_day_amount_cents: next_day.amount,
-        next_day_available_on: next_day.amount > 0 ? plan.next_day_available_on : null,
-        next_day_hold_transaction_id: next_day.transaction_id,
-        later_amount_cents: later.amount,
-        later_available_on: later.amount > 0 ? plan.later_available_on : null,
-        later_hold_transaction_id: later.transaction_id,
-        hold_exception: held_exception,
-        hold_reason: held_exception === "reasonable_cause" ? hold.reason : null,
-        exception_amount_cents: exception.amount,
-        exception_available_on: exception.amount > 0 ? plan.exception_available_on : null,
-        exception_hold_transaction_id: exception.transaction_id,
-        hold_notice_at: held_exception ? now : null,
-        hold_notice_channel: channel,
-        funds_available_at: next_day.amount + later.amount + exception.amount === 0 ? now : null,
-      })
-      .where(eq(mobileDeposits.id, id));
-    // The deposit page's words for each part ("$275.00 available on Nov 30, 2026").
-    const available_now = amount_cents - next_day.amount - later.amount - exception.amount;
-    const parts = [
-      available_now > 0 ? `${formatCents(available_now)} is available now` : null,
-      ...(
-        [
-          [next_day.amount, plan.next_day_available_on],
-          [later.amount, plan.later_available_on],
-          [exception.amount, plan.exception_available_on],
-        ] as const
-      )
-        .filter(([cents]) => cents > 0)
-        .map(([cents, on]) => `${formatCents(cents)} available on ${formatBusinessDate(on)}`),
-    ].filter(Boolean);
-    await notify(tx, {
-      member_id: deposit.member_id,
-      kind: "deposit_decision",
-      title: `Mobile deposit of ${formatCents(amount_cents)} approved`,
-      body: `Your check was approved and posted. ${parts.join("; ")}.`,
-    });
-    if (held_exception) {
-      const text = holdNoticeText({
-        account_label: accountRow ? accountLabel(accountRow) : "",
-        deposited_on: facts.deposited_on,
-        deposit_cents: amount_cents,
-        held_cents: exception.amount,
-        available_on: plan.exception_available_on,
-        exception: held_exception,
-        reason: held_exception === "reasonable_cause" ? hold.reason : null,
-        support_phone: institution().support_phone,
-        support_email: institution().support_email,
-      });
-      const subject = `Notice of hold on your deposit of ${formatCents(amount_cents)}`;
-      await notify(tx, { member_id: deposit.member_id, kind: "deposit_decision", title: subject, body: text });
-      notice = { member_id: deposit.member_id, subject, text };
-    }
-    await recordAudit(tx, {
-      actor_id: staff.id,
-      actor_email: staff.email,
-      action: "mobile_deposit.approve",
-      subject_type: "mobile_deposit",
-      subject_id: id,
-      member_id: deposit.member_id,
-      before: { status: "pending_review" },
-      after: {
-        status: "approved",
-        amount_cents,
-        deposited_on: facts.deposited_on,
-        next_day: {
-          amount_cents: next_day.amount,
-          available_on: plan.next_day_available_on,
-          transaction_id: next_day.transaction_id,
-        },
-        later: {
-          amount_cents: later.amount,
-          available_on: plan.later_available_on,
-          transaction_id: later.transaction_id,
-        },
-        exception: {
-          kind: held_exception,
-          rule: held_exception ? HOLD_EXCEPTION_RULES[held_exception] : null,
-          amount_cents: exception.amount,
-          available_on: plan.exception_available_on,
-          transaction_id: exception.transaction_id,
-          notice: channel,
-        },
-      },
-      ...origin,
-    });
-    const held = held_exception
-      ? ` ${formatCents(exception.amount)} is held until ${formatBusinessDate(plan.exception_available_on)} (${HOLD_EXCEPTION_LABELS[held_exception].toLowerCase()}, ${HOLD_EXCEPTION_RULES[held_exception]}); the member was sent the hold notice${channel === "mail" ? " and is on the paper mail list for it" : ""}.`
-      : "";
-    return { ok: true, deposit_id: id, message: `Deposit of ${formatCents(amount_cents)} approved and posted.${held}` };
+    if (approval.held_exception) approval.channel = (await onPaperDelivery(tx, deposit.member_id)) ? "mail" : "email";
+    await recordApproval(tx, approval, staff);
+    await tellMemberApproved(tx, approval);
+    if (approval.held_exception) notice = await sendHoldNotice(tx, approval, approval.held_exception);
+    await auditApproval(tx, approval, staff, origin);
+    return { ok: true, deposit_id: id, message: approvalMessage(approval) };
   });
   const sent = notice as HoldNoticeToSend | null;
   if (result.ok && sent) await mailHoldNotice(db, sent);
   return result;
+}
+
+/** One availability hold placed (nothing held: amount 0, no transaction). */
+type PlacedHold = { amount: number; transaction_id: number | null };
+
+/** An approval as its steps write it: the plan, the holds placed, and how a hold notice goes out. */
+interface Approval {
+  deposit: MobileDepositRow;
+  amount_cents: number;
+  deposited_on: string;
+  plan: AvailabilityPlan;
+  holds: { next_day: PlacedHold; later: PlacedHold; exception: PlacedHold };
+  /** The exception hold actually placed (none when its part was not held). */
+  held_exception: HoldException | null;
+  /** Staff's reason for a reasonable-cause hold. */
+  reason: string;
+  channel: "mail" | "email" | null;
+}
+
+/**
+ * The plan's parts not yet available, each held until its date (pending debits against deposits
+ * in transit). A part whose day has already come is not held, and the holds never take more than
+ * the account has available after the credit (an overdrawn account keeps what it owes).
+ */
+async function placeAvailabilityHolds(
+  tx: DbOrTx,
+  deposit: MobileDepositRow,
+  plan: AvailabilityPlan,
+  staff: Actor,
+): Promise<Approval["holds"]> {
+  const id = Number(deposit.id);
+  const approved_on = today();
+  const [account] = await getBalances(tx, [Number(deposit.account_id)]);
+  let spendable = Math.max(0, account!.available_cents);
+  const in_transit = await institutionAccount(tx, "deposits_in_transit");
+  const place = async (part: "next_day" | "later" | "exception", wanted_cents: number, available_on: string) => {
+    const amount = available_on > approved_on ? Math.min(wanted_cents, spendable) : 0;
+    if (amount <= 0) return { amount: 0, transaction_id: null };
+    spendable -= amount;
+    const answer = ledgerOrRefuse(
+      await placeHold(tx, {
+        idempotency_key: `mobile-deposit-hold:${id}:${part}`,
+        initiator: "system:mobile-deposits",
+        kind: "mobile_deposit",
+        created_by: staff.id,
+        memo: `Deposit hold: available ${formatBusinessDate(available_on)}`,
+        category: "Deposit",
+        effective_date: approved_on,
+        entries: [
+          { account_id: Number(deposit.account_id), amount_cents: -amount },
+          { account_id: in_transit.id, amount_cents: amount },
+        ],
+      }),
+    );
+    return { amount, transaction_id: answer.transaction.id };
+  };
+  // The part released last first: what the account cannot hold comes off it.
+  const exception = await place("exception", plan.exception_cents, plan.exception_available_on);
+  const later = await place("later", plan.later_cents, plan.later_available_on);
+  const next_day = await place("next_day", plan.next_day_cents, plan.next_day_available_on);
+  return { next_day, later, exception };
+}
+
+/** The deposit row approved, with each held part's amount, date and hold transaction. */
+async function recordApproval(tx: DbOrTx, a: Approval, staff: Actor): Promise<void> {
+  const { plan, held_exception } = a;
+  const { next_day, later, exception } = a.holds;
+  const now = new Date();
+  await tx
+    .update(mobileDeposits)
+    .set({
+      status: "approved",
+      reviewed_at: now,
+      reviewed_by: staff.id,
+      deposited_on: a.deposited_on,
+      next_day_amount_cents: next_day.amount,
+      next_day_available_on: next_day.amount > 0 ? plan.next_day_available_on : null,
+      next_day_hold_transaction_id: next_day.transaction_id,
+      later_amount_cents: later.amount,
+      later_available_on: later.amount > 0 ? plan.later_available_on : null,
+      later_hold_transaction_id: later.transaction_id,
+      hold_exception: held_exception,
+      hold_reason: held_exception === "reasonable_cause" ? a.reason : null,
+      exception_amount_cents: exception.amount,
+      exception_available_on: exception.amount > 0 ? plan.exception_available_on : null,
+      exception_hold_transaction_id: exception.transaction_id,
+      hold_notice_at: held_exception ? now : null,
+      hold_notice_channel: a.channel,
+      funds_available_at: next_day.amount + later.amount + exception.amount === 0 ? now : null,
+    })
+    .where(eq(mobileDeposits.id, Number(a.deposit.id)));
+}
+
+/** The member's notification, in the deposit page's words for each part ("$275.00 available on Nov 30, 2026"). */
+async function tellMemberApproved(tx: DbOrTx, a: Approval): Promise<void> {
+  const { plan } = a;
+  const { next_day, later, exception } = a.holds;
+  const available_now = a.amount_cents - next_day.amount - later.amount - exception.amount;
+  const parts = [
+    available_now > 0 ? `${formatCents(available_now)} is available now` : null,
+    ...(
+      [
+        [next_day.amount, plan.next_day_available_on],
+        [later.amount, plan.later_available_on],
+        [exception.amount, plan.exception_available_on],
+      ] as const
+    )
+      .filter(([cents]) => cents > 0)
+      .map(([cents, on]) => `${formatCents(cents)} available on ${formatBusinessDate(on)}`),
+  ].filter(Boolean);
+  await notify(tx, {
+    member_id: a.deposit.member_id,
+    kind: "deposit_decision",
+    title: `Mobile deposit of ${formatCents(a.amount_cents)} approved`,
+    body: `Your check was approved and posted. ${parts.join("; ")}.`,
+  });
+}
+
+/**
+ * The hold notice of 12 CFR 229.13(g) for an exception hold: in the app now, and returned to be
+ * emailed once the transaction has committed.
+ */
+async function sendHoldNotice(tx: DbOrTx, a: Approval, held_exception: HoldException): Promise<HoldNoticeToSend> {
+  const [accountRow] = await tx
+    .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, Number(a.deposit.account_id)));
+  const text = holdNoticeText({
+    account_label: accountRow ? accountLabel(accountRow) : "",
+    deposited_on: a.deposited_on,
+    deposit_cents: a.amount_cents,
+    held_cents: a.holds.exception.amount,
+    available_on: a.plan.exception_available_on,
+    exception: held_exception,
+    reason: held_exception === "reasonable_cause" ? a.reason : null,
+    support_phone: institution().support_phone,
+    support_email: institution().support_email,
+  });
+  const subject = `Notice of hold on your deposit of ${formatCents(a.amount_cents)}`;
+  await notify(tx, { member_id: a.deposit.member_id, kind: "deposit_decision", title: subject, body: text });
+  return { member_id: a.deposit.member_id, subject, text };
+}
+
+async function auditApproval(tx: DbOrTx, a: Approval, staff: Actor, origin: AuditOrigin): Promise<void> {
+  const { plan, held_exception } = a;
+  const { next_day, later, exception } = a.holds;
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "mobile_deposit.approve",
+    subject_type: "mobile_deposit",
+    subject_id: Number(a.deposit.id),
+    member_id: a.deposit.member_id,
+    before: { status: "pending_review" },
+    after: {
+      status: "approved",
+      amount_cents: a.amount_cents,
+      deposited_on: a.deposited_on,
+      next_day: {
+        amount_cents: next_day.amount,
+        available_on: plan.next_day_available_on,
+        transaction_id: next_day.transaction_id,
+      },
+      later: {
+        amount_cents: later.amount,
+        available_on: plan.later_available_on,
+        transaction_id: later.transaction_id,
+      },
+      exception: {
+        kind: held_exception,
+        rule: held_exception ? HOLD_EXCEPTION_RULES[held_exception] : null,
+        amount_cents: exception.amount,
+        available_on: plan.exception_available_on,
+        transaction_id: exception.transaction_id,
+        notice: a.channel,
+      },
+    },
+    ...origin,
+  });
+}
+
+/** What staff read: the deposit approved and, for an exception hold, what is held, why, and how the member was told. */
+function approvalMessage(a: Approval): string {
+  const { held_exception } = a;
+  const held = held_exception
+    ? ` ${formatCents(a.holds.exception.amount)} is held until ${formatBusinessDate(a.plan.exception_available_on)} (${HOLD_EXCEPTION_LABELS[held_exception].toLowerCase()}, ${HOLD_EXCEPTION_RULES[held_exception]}); the member was sent the hold notice${a.channel === "mail" ? " and is on the paper mail list for it" : ""}.`
+    : "";
+  return `Deposit of ${formatCents(a.amount_cents)} approved and posted.${held}`;
 }
 
 /** Staff reject with a reason: the pending credit fails, and the member is told why. */

@@ -47,6 +47,7 @@ import {
   isNewAccountTransfer,
   type ClockState,
   type Deadline,
+  type DisputeClocks,
   type DisputeKind,
   type DisputeStatus,
 } from "~/domain/disputes";
@@ -203,9 +204,8 @@ async function reportDisputeWith(
   origin: AuditOrigin,
   now: Date,
   options: ReportOptions,
-  files: { file: string; mime: string; bytes: number }[],
+  files: StoredAttachment[],
 ): Promise<ReportAnswer> {
-  const reported_via = options.entered_by ? (options.reported_via ?? "phone") : "online";
   const [earlier] = await db
     .select({ id: disputeCases.id })
     .from(disputeCases)
@@ -213,18 +213,82 @@ async function reportDisputeWith(
   if (earlier) return { ok: true, case_id: earlier.id, case_number: caseNumber(earlier.id), replayed: true };
   const transaction = await memberTransaction(db, member.id, input.transaction_id);
   if (!transaction) return refusal("not_found", TRANSACTION_NOT_FOUND, { field: "transaction_id" });
+  const received_on = options.received_on ?? today(now);
+  const refused = reportRefusal(transaction, received_on, now) ?? (await storeAttachments(options, files));
+  if (refused) return refused;
+  const clocks = disputeClocks({
+    received_on,
+    new_account: isNewAccountTransfer(transaction.account_opened_on, transaction.effective_date),
+    point_of_sale: transaction.kind === "card_payment",
+    foreign: transaction.foreign_initiated,
+  });
+  const report: NewReport = { member, input, origin, now, options, files, transaction, received_on, clocks };
+  const created = await db
+    .transaction((tx) => openCase(tx, report))
+    .catch((error: unknown) => {
+      // Two reports of one transaction at the same moment: the second finds the first's case.
+      if ((error as { code?: string })?.code === "23505") return { open: -1 } as const;
+      throw error;
+    });
+  if (!("case_id" in created)) {
+    const open =
+      created.open > 0 ? created.open : (await openCaseFor(db, transaction.transaction_id, transaction.account_id))?.id;
+    return refusal(
+      "conflict",
+      `You already reported this transaction${open ? `: case ${caseNumber(open)}` : ""}. We will tell you what we find.`,
+      { field: "transaction_id" },
+    );
+  }
+  await mailAfterCommit(db, member, () =>
+    disputeAcknowledgedEmail({
+      case_number: caseNumber(created.case_id),
+      description: transaction.description,
+      amount_cents: Math.abs(transaction.amount_cents),
+      kind: input.kind,
+      received_on,
+      investigate_by: clocks.investigate_by,
+      complete_by: clocks.complete_by,
+    }),
+  );
+  return { ok: true, case_id: created.case_id, case_number: caseNumber(created.case_id), replayed: false };
+}
+
+type StoredAttachment = { file: string; mime: string; bytes: number };
+
+/** A report checked and ready to open: the transaction, the day the member told us, and the clocks fixed from it. */
+interface NewReport {
+  member: Actor;
+  input: ReportInput;
+  origin: AuditOrigin;
+  now: Date;
+  options: ReportOptions;
+  files: StoredAttachment[];
+  transaction: DisputedTransaction;
+  received_on: string;
+  clocks: DisputeClocks;
+}
+
+/**
+ * Why this transaction cannot be reported, or null: only completed electronic transactions can,
+ * and the day the member told us is never after today nor before the transaction.
+ */
+function reportRefusal(transaction: DisputedTransaction, received_on: string, now: Date): Refusal | null {
   if (!isDisputable(transaction.kind, transaction.status))
     return refusal(
       "conflict",
       "This transaction cannot be reported here: only completed electronic transactions can. Please contact us about it.",
       { field: "transaction_id" },
     );
-  const received_on = options.received_on ?? today(now);
   if (received_on > today(now)) return refusal("bad_input", STAFF_REPORT_MESSAGES.future, { field: "received_on" });
   if (received_on < transaction.effective_date)
     return refusal("bad_input", STAFF_REPORT_MESSAGES.before_transaction(transaction.effective_date), {
       field: "received_on",
     });
+  return null;
+}
+
+/** The form's files checked by content and stored encrypted (into `files`); a refused one refuses by its field. */
+async function storeAttachments(options: ReportOptions, files: StoredAttachment[]): Promise<Refusal | null> {
   for (const field of DISPUTE_ATTACHMENT_FIELDS) {
     const upload = options.attachments?.[field] ?? null;
     if (!upload || upload.size === 0) continue;
@@ -241,110 +305,88 @@ async function reportDisputeWith(
       throw error;
     }
   }
-  const clocks = disputeClocks({
-    received_on,
-    new_account: isNewAccountTransfer(transaction.account_opened_on, transaction.effective_date),
-    point_of_sale: transaction.kind === "card_payment",
-    foreign: transaction.foreign_initiated,
-  });
+  return null;
+}
+
+/**
+ * The case opened in one transaction with its attachments, its first event, its audit row and the
+ * member's notification; or the open case already about this transaction.
+ */
+async function openCase(tx: DbOrTx, report: NewReport): Promise<{ case_id: number } | { open: number }> {
+  const { member, input, now, options, files, transaction, received_on, clocks } = report;
+  const open = await openCaseFor(tx, transaction.transaction_id, transaction.account_id);
+  if (open) return { open: open.id };
+  const reported_via = options.entered_by ? (options.reported_via ?? "phone") : "online";
   const amount_cents = Math.abs(transaction.amount_cents);
-  const created: { case_id: number; open?: undefined } | { case_id?: undefined; open: number } = await db
-    .transaction(async (tx): Promise<{ case_id: number } | { open: number }> => {
-      const open = await openCaseFor(tx, transaction.transaction_id, transaction.account_id);
-      if (open) return { open: open.id };
-      const [row] = await tx
-        .insert(disputeCases)
-        .values({
-          member_id: member.id,
-          account_id: transaction.account_id,
-          transaction_id: transaction.transaction_id,
-          kind: input.kind,
-          details: input.details,
-          amount_cents,
-          idempotency_key: input.idempotency_key,
-          created_at: now,
-          received_on,
-          investigate_by: clocks.investigate_by,
-          complete_by: clocks.complete_by,
-          new_account: clocks.extended.includes("new_account"),
-          point_of_sale: clocks.extended.includes("point_of_sale"),
-          foreign_initiated: clocks.extended.includes("foreign"),
-          reported_via,
-          entered_by: options.entered_by?.id ?? null,
-          entered_by_email: options.entered_by?.email ?? null,
-        })
-        .returning({ id: disputeCases.id });
-      const case_id = row!.id;
-      if (files.length > 0) await tx.insert(disputeAttachments).values(files.map((f) => ({ case_id, ...f, at: now })));
-      const actor = options.entered_by ?? member;
-      await tx.insert(disputeEvents).values({
-        case_id,
-        at: now,
-        kind: "reported",
-        actor_id: actor.id,
-        actor_email: actor.email,
-        text: options.entered_by
-          ? `${DISPUTE_KIND_LABELS[input.kind]}. The member told us ${DISPUTE_CHANNEL_LABELS[reported_via].toLowerCase()} on ${d(received_on)}; entered by staff.`
-          : `${DISPUTE_KIND_LABELS[input.kind]}.${files.length > 0 ? ` ${files.length} ${files.length === 1 ? "file" : "files"} attached.` : ""}`,
-      });
-      await recordAudit(tx, {
-        actor_id: actor.id,
-        actor_email: actor.email,
-        action: options.entered_by ? "dispute.report_entered" : "dispute.report",
-        subject_type: "dispute_case",
-        subject_id: case_id,
-        member_id: member.id,
-        after: {
-          transaction_id: transaction.transaction_id,
-          kind: input.kind,
-          amount_cents,
-          received_on,
-          investigate_by: clocks.investigate_by,
-          complete_by: clocks.complete_by,
-          extended: clocks.extended,
-          reported_via,
-          attachments: files.length,
-        },
-        ...origin,
-        at: now,
-      });
-      await notify(tx, {
-        member_id: member.id,
-        kind: "dispute_update",
-        title: `We received your report (case ${caseNumber(case_id)})`,
-        body: `We are looking into ${transaction.description} (${formatCents(amount_cents)}). We will tell you what we find by ${d(clocks.investigate_by)}.`,
-        at: now,
-      });
-      return { case_id };
-    })
-    .catch((error: unknown) => {
-      // Two reports of one transaction at the same moment: the second finds the first's case.
-      if ((error as { code?: string })?.code === "23505") return { open: -1 } as const;
-      throw error;
-    });
-  if (created.case_id === undefined) {
-    const open =
-      created.open !== undefined && created.open > 0
-        ? created.open
-        : (await openCaseFor(db, transaction.transaction_id, transaction.account_id))?.id;
-    return refusal(
-      "conflict",
-      `You already reported this transaction${open ? `: case ${caseNumber(open)}` : ""}. We will tell you what we find.`,
-      { field: "transaction_id" },
-    );
-  }
-  await mailAfterCommit(db, member, () =>
-    disputeAcknowledgedEmail({
-      case_number: caseNumber(created.case_id),
-      description: transaction.description,
-      amount_cents,
+  const [row] = await tx
+    .insert(disputeCases)
+    .values({
+      member_id: member.id,
+      account_id: transaction.account_id,
+      transaction_id: transaction.transaction_id,
       kind: input.kind,
+      details: input.details,
+      amount_cents,
+      idempotency_key: input.idempotency_key,
+      created_at: now,
       received_on,
       investigate_by: clocks.investigate_by,
       complete_by: clocks.complete_by,
-    }),
-  );
-  return { ok: true, case_id: created.case_id, case_number: caseNumber(created.case_id), replayed: false };
+      new_account: clocks.extended.includes("new_account"),
+      point_of_sale: clocks.extended.includes("point_of_sale"),
+      foreign_initiated: clocks.extended.includes("foreign"),
+      reported_via,
+      entered_by: options.entered_by?.id ?? null,
+      entered_by_email: options.entered_by?.email ?? null,
+    })
+    .returning({ id: disputeCases.id });
+  const case_id = row!.id;
+  if (files.length > 0) await tx.insert(disputeAttachments).values(files.map((f) => ({ case_id, ...f, at: now })));
+  const actor = options.entered_by ?? member;
+  await tx.insert(disputeEvents).values({
+    case_id,
+    at: now,
+    kind: "reported",
+    actor_id: actor.id,
+    actor_email: actor.email,
+    text: reportedText(report, reported_via),
+  });
+  await recordAudit(tx, {
+    actor_id: actor.id,
+    actor_email: actor.email,
+    action: options.entered_by ? "dispute.report_entered" : "dispute.report",
+    subject_type: "dispute_case",
+    subject_id: case_id,
+    member_id: member.id,
+    after: {
+      transaction_id: transaction.transaction_id,
+      kind: input.kind,
+      amount_cents,
+      received_on,
+      investigate_by: clocks.investigate_by,
+      complete_by: clocks.complete_by,
+      extended: clocks.extended,
+      reported_via,
+      attachments: files.length,
+    },
+    ...report.origin,
+    at: now,
+  });
+  await notify(tx, {
+    member_id: member.id,
+    kind: "dispute_update",
+    title: `We received your report (case ${caseNumber(case_id)})`,
+    body: `We are looking into ${transaction.description} (${formatCents(amount_cents)}). We will tell you what we find by ${d(clocks.investigate_by)}.`,
+    at: now,
+  });
+  return { case_id };
+}
+
+/** The case's first event: what was reported and, entered by staff, how and when the member told us. */
+function reportedText({ input, options, files, received_on }: NewReport, reported_via: DisputeChannel): string {
+  if (options.entered_by)
+    return `${DISPUTE_KIND_LABELS[input.kind]}. The member told us ${DISPUTE_CHANNEL_LABELS[reported_via].toLowerCase()} on ${d(received_on)}; entered by staff.`;
+  return `${DISPUTE_KIND_LABELS[input.kind]}.${files.length > 0 ? ` ${files.length} ${files.length === 1 ? "file" : "files"} attached.` : ""}`;
 }
 
 type Message = Omit<OutgoingEmail, "to" | "user_id">;

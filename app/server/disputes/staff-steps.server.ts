@@ -179,118 +179,59 @@ export async function provisionallyCredit(db: Db, step: StaffStep & { amount_cen
  * up to that amount until then; without one, the case is closed). Either way the member is told
  * what was found and may ask for the documents relied on.
  */
-export async function resolveDispute(
-  db: Db,
-  step: StaffStep & { outcome: "error" | "no_error"; explanation: string },
-): Promise<StepAnswer> {
+export async function resolveDispute(db: Db, step: ResolveStep): Promise<StepAnswer> {
   const now = step.now ?? new Date();
   const day = today(now);
-  const outcome = await inRefusableTransaction<
-    | { ok: true; row: DisputeCaseRow; status: DisputeStatus; credited_cents: number; reversal_on: string | null }
-    | DisputeRefusal
-  >(db, async (tx) => {
-    const row = await lockCase(tx, step.case_id);
-    if (row.status !== "open" && row.status !== "provisionally_credited")
-      refuse(refusal("conflict", "This case is already decided."));
-    const base = {
-      resolution: step.explanation,
-      decided_at: now,
-      decided_by: step.staff.id,
-    };
-    let status: DisputeStatus;
-    let event: "resolved_error" | "no_error_notice" | "resolved_no_error";
-    let text: string;
-    let credited_cents = 0;
-    let reversal_on: string | null = null;
-    let final_credit_transaction_id: number | null = null;
-    if (step.outcome === "error") {
-      status = "resolved_error";
-      event = "resolved_error";
-      if (row.status === "open") {
-        credited_cents = Number(row.amount_cents);
-        final_credit_transaction_id = await postCredit(tx, row, step.staff, credited_cents, "final");
-        text = `Error found: ${formatCents(credited_cents)} credited on ${d(day)}.`;
-      } else {
-        credited_cents = Number(row.provisional_amount_cents);
-        text = `Error found: the provisional credit of ${formatCents(credited_cents)} is final.`;
-      }
+  const outcome = await inRefusableTransaction<({ ok: true; row: DisputeCaseRow } & Resolution) | DisputeRefusal>(
+    db,
+    async (tx) => {
+      const row = await lockCase(tx, step.case_id);
+      if (row.status !== "open" && row.status !== "provisionally_credited")
+        refuse(refusal("conflict", "This case is already decided."));
+      const decided = { resolution: step.explanation, decided_at: now, decided_by: step.staff.id };
+      const resolution =
+        step.outcome === "error"
+          ? await resolveWithError(tx, row, step, now)
+          : row.status === "provisionally_credited"
+            ? scheduleReversal(row, day)
+            : closeWithoutError(now);
       await tx
         .update(disputeCases)
-        .set({ ...base, status, resolved_at: now, final_credit_transaction_id })
+        .set({ ...decided, ...resolution.set })
         .where(eq(disputeCases.id, row.id));
-    } else if (row.status === "provisionally_credited") {
-      status = "reversal_scheduled";
-      event = "no_error_notice";
-      reversal_on = reversalDebitOn(day);
-      text = `No error found. The provisional credit of ${formatCents(Number(row.provisional_amount_cents))} will be debited on ${d(reversal_on)}.`;
-      await tx
-        .update(disputeCases)
-        .set({ ...base, status, reversal_notice_on: day, reversal_on })
-        .where(eq(disputeCases.id, row.id));
-    } else {
-      status = "resolved_no_error";
-      event = "resolved_no_error";
-      text = "No error found.";
-      await tx
-        .update(disputeCases)
-        .set({ ...base, status, resolved_at: now })
-        .where(eq(disputeCases.id, row.id));
-    }
-    await tx.insert(disputeEvents).values({
-      case_id: row.id,
-      at: now,
-      kind: event,
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      text: `${text} ${step.explanation}`,
-    });
-    await recordAudit(tx, {
-      actor_id: step.staff.id,
-      actor_email: step.staff.email,
-      action: step.outcome === "error" ? "dispute.resolve_error" : "dispute.resolve_no_error",
-      subject_type: "dispute_case",
-      subject_id: row.id,
-      member_id: row.member_id,
-      before: { status: row.status },
-      after: { status, credited_cents, final_credit_transaction_id, reversal_on, decided_on: day },
-      ...step.origin,
-      at: now,
-    });
-    await notify(tx, {
-      member_id: row.member_id,
-      kind: "dispute_update",
-      title: `Case ${caseNumber(row.id)}: ${step.outcome === "error" ? "we corrected the error" : "no error found"}`,
-      body: text,
-      at: now,
-    });
-    return { ok: true as const, row, status, credited_cents, reversal_on };
-  });
+      const { status, credited_cents, final_credit_transaction_id, reversal_on, text } = resolution;
+      await tx.insert(disputeEvents).values({
+        case_id: row.id,
+        at: now,
+        kind: resolution.event,
+        actor_id: step.staff.id,
+        actor_email: step.staff.email,
+        text: `${text} ${step.explanation}`,
+      });
+      await recordAudit(tx, {
+        actor_id: step.staff.id,
+        actor_email: step.staff.email,
+        action: step.outcome === "error" ? "dispute.resolve_error" : "dispute.resolve_no_error",
+        subject_type: "dispute_case",
+        subject_id: row.id,
+        member_id: row.member_id,
+        before: { status: row.status },
+        after: { status, credited_cents, final_credit_transaction_id, reversal_on, decided_on: day },
+        ...step.origin,
+        at: now,
+      });
+      await notify(tx, {
+        member_id: row.member_id,
+        kind: "dispute_update",
+        title: `Case ${caseNumber(row.id)}: ${step.outcome === "error" ? "we corrected the error" : "no error found"}`,
+        body: text,
+        at: now,
+      });
+      return { ok: true as const, row, ...resolution };
+    },
+  );
   if (!outcome.ok) return outcome;
-  const member = await memberOf(db, outcome.row.member_id);
-  const number = caseNumber(outcome.row.id);
-  if (member) {
-    if (step.outcome === "error")
-      await mailAfterCommit(db, member, () =>
-        disputeErrorFoundEmail({
-          case_number: number,
-          amount_cents: outcome.credited_cents,
-          was_provisional: outcome.row.status === "provisionally_credited",
-          on: day,
-          explanation: step.explanation,
-        }),
-      );
-    else
-      await mailAfterCommit(db, member, () =>
-        disputeNoErrorEmail({
-          case_number: number,
-          explanation: step.explanation,
-          reversal:
-            outcome.reversal_on === null
-              ? null
-              : { amount_cents: Number(outcome.row.provisional_amount_cents), on: outcome.reversal_on },
-        }),
-      );
-  }
+  await mailResolution(db, step, outcome.row, outcome, day);
   return {
     ok: true,
     message:
@@ -298,6 +239,103 @@ export async function resolveDispute(
         ? `Resolved: no error found. The provisional credit will be debited on ${d(outcome.reversal_on!)}; the member was told.`
         : `Resolved: ${outcome.status === "resolved_error" ? "error found" : "no error found"}; the member was told.`,
   };
+}
+
+type ResolveStep = StaffStep & { outcome: "error" | "no_error"; explanation: string };
+
+/** What a resolution does to the case: its new status, the case event, the words, the money, the fields set. */
+interface Resolution {
+  status: DisputeStatus;
+  event: "resolved_error" | "no_error_notice" | "resolved_no_error";
+  text: string;
+  credited_cents: number;
+  reversal_on: string | null;
+  final_credit_transaction_id: number | null;
+  set: Partial<typeof disputeCases.$inferInsert>;
+}
+
+/** Error found: the provisional credit becomes final, or (none given) the amount is credited now. */
+async function resolveWithError(tx: DbOrTx, row: DisputeCaseRow, step: ResolveStep, now: Date): Promise<Resolution> {
+  const status = "resolved_error";
+  const provisional = row.status !== "open";
+  const credited_cents = Number(provisional ? row.provisional_amount_cents : row.amount_cents);
+  const final_credit_transaction_id = provisional
+    ? null
+    : await postCredit(tx, row, step.staff, credited_cents, "final");
+  return {
+    status,
+    event: "resolved_error",
+    text: provisional
+      ? `Error found: the provisional credit of ${formatCents(credited_cents)} is final.`
+      : `Error found: ${formatCents(credited_cents)} credited on ${d(today(now))}.`,
+    credited_cents,
+    reversal_on: null,
+    final_credit_transaction_id,
+    set: { status, resolved_at: now, final_credit_transaction_id },
+  };
+}
+
+/** No error, with a provisional credit: it is debited 5 business days after this notice (1005.11(d)(2)). */
+function scheduleReversal(row: DisputeCaseRow, day: string): Resolution {
+  const status = "reversal_scheduled";
+  const reversal_on = reversalDebitOn(day);
+  return {
+    status,
+    event: "no_error_notice",
+    text: `No error found. The provisional credit of ${formatCents(Number(row.provisional_amount_cents))} will be debited on ${d(reversal_on)}.`,
+    credited_cents: 0,
+    reversal_on,
+    final_credit_transaction_id: null,
+    set: { status, reversal_notice_on: day, reversal_on },
+  };
+}
+
+/** No error and nothing credited: the case is closed. */
+function closeWithoutError(now: Date): Resolution {
+  const status = "resolved_no_error";
+  return {
+    status,
+    event: "resolved_no_error",
+    text: "No error found.",
+    credited_cents: 0,
+    reversal_on: null,
+    final_credit_transaction_id: null,
+    set: { status, resolved_at: now },
+  };
+}
+
+/** The member's letter: what was found, and, with no error, when the provisional credit is debited. */
+async function mailResolution(
+  db: Db,
+  step: ResolveStep,
+  row: DisputeCaseRow,
+  resolution: Pick<Resolution, "credited_cents" | "reversal_on">,
+  day: string,
+): Promise<void> {
+  const member = await memberOf(db, row.member_id);
+  if (!member) return;
+  const number = caseNumber(row.id);
+  if (step.outcome === "error")
+    await mailAfterCommit(db, member, () =>
+      disputeErrorFoundEmail({
+        case_number: number,
+        amount_cents: resolution.credited_cents,
+        was_provisional: row.status === "provisionally_credited",
+        on: day,
+        explanation: step.explanation,
+      }),
+    );
+  else
+    await mailAfterCommit(db, member, () =>
+      disputeNoErrorEmail({
+        case_number: number,
+        explanation: step.explanation,
+        reversal:
+          resolution.reversal_on === null
+            ? null
+            : { amount_cents: Number(row.provisional_amount_cents), on: resolution.reversal_on },
+      }),
+    );
 }
 
 export const CHARGEBACK_MESSAGES = {

@@ -46,7 +46,24 @@ export interface RotationReport {
   files: number;
 }
 
+/** Every kind of protected data in turn, each counted apart; a new encrypted field needs its step here. */
 export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
+  let fields = 0;
+  fields += await reencryptMemberProfiles(db);
+  fields += await reencryptCardNumbers(db);
+  fields += await reencryptTaxpayerIds(db);
+  fields += await reencryptSecureMessages(db);
+  fields += await reencryptPushAndSms(db);
+  fields += await reencryptLoanApplications(db);
+  fields += await reencryptSarNarratives(db);
+  fields += await reencryptLinkedAndScheduledAccounts(db);
+  fields += await sealPlainDestinations(db);
+  fields += await reencryptDestinations(db);
+  return { fields, files: await reencryptUploads() };
+}
+
+/** Members' dates of birth and ID numbers. */
+async function reencryptMemberProfiles(db: Db): Promise<number> {
   let fields = 0;
   const profiles = await db
     .select({
@@ -69,6 +86,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .where(eq(memberProfiles.user_id, p.user_id));
     fields += (date_of_birth_enc ? 1 : 0) + (id_number_enc ? 1 : 0);
   }
+  return fields;
+}
+
+/** Debit card numbers. */
+async function reencryptCardNumbers(db: Db): Promise<number> {
+  let fields = 0;
   const cards = await db
     .select({ id: debitCards.id, member_id: debitCards.member_id, card_number_enc: debitCards.card_number_enc })
     .from(debitCards);
@@ -78,6 +101,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(debitCards).set({ card_number_enc }).where(eq(debitCards.id, c.id));
     fields += 1;
   }
+  return fields;
+}
+
+/** Taxpayer identification numbers, the member's and the joint owner's. */
+async function reencryptTaxpayerIds(db: Db): Promise<number> {
+  let fields = 0;
   const tins = await db
     .select({ user_id: taxpayerIds.user_id, party: taxpayerIds.party, number_enc: taxpayerIds.number_enc })
     .from(taxpayerIds);
@@ -90,6 +119,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .where(and(eq(taxpayerIds.user_id, t.user_id), eq(taxpayerIds.party, t.party)));
     fields += 1;
   }
+  return fields;
+}
+
+/** Secure messages' subjects and texts. */
+async function reencryptSecureMessages(db: Db): Promise<number> {
+  let fields = 0;
   const subjects = await db
     .select({ id: conversations.id, member_id: conversations.member_id, subject_enc: conversations.subject_enc })
     .from(conversations);
@@ -112,6 +147,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(conversationMessages).set({ body_enc }).where(eq(conversationMessages.id, m.id));
     fields += 1;
   }
+  return fields;
+}
+
+/** The devices' push subscriptions, members' mobile numbers and the texts waiting to be sent. */
+async function reencryptPushAndSms(db: Db): Promise<number> {
+  let fields = 0;
   const devices = await db
     .select({
       id: pushSubscriptions.id,
@@ -144,6 +185,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(smsMessages).set({ body }).where(eq(smsMessages.id, t.id));
     fields += 1;
   }
+  return fields;
+}
+
+/** Loan applicants' income and employer. */
+async function reencryptLoanApplications(db: Db): Promise<number> {
+  let fields = 0;
   const loans = await db
     .select({
       id: loanApplications.id,
@@ -162,6 +209,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
       .where(eq(loanApplications.id, l.id));
     fields += (income_enc ? 1 : 0) + (employer_enc ? 1 : 0);
   }
+  return fields;
+}
+
+/** Suspicious activity reports' narratives. */
+async function reencryptSarNarratives(db: Db): Promise<number> {
+  let fields = 0;
   const reports = await db
     .select({ id: suspiciousActivityReports.id, narrative_enc: suspiciousActivityReports.narrative_enc })
     .from(suspiciousActivityReports);
@@ -171,6 +224,12 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(suspiciousActivityReports).set({ narrative_enc }).where(eq(suspiciousActivityReports.id, r.id));
     fields += 1;
   }
+  return fields;
+}
+
+/** The account numbers of members' linked accounts and of scheduled To US Bank transfers. */
+async function reencryptLinkedAndScheduledAccounts(db: Db): Promise<number> {
+  let fields = 0;
   const links = await db
     .select({
       id: linkedAccounts.id,
@@ -198,7 +257,5 @@ export async function reencryptToCurrentKey(db: Db): Promise<RotationReport> {
     await db.update(scheduledTransfers).set({ ach_account_number_enc }).where(eq(scheduledTransfers.id, s.id));
     fields += 1;
   }
-  fields += await sealPlainDestinations(db);
-  fields += await reencryptDestinations(db);
-  return { fields, files: await reencryptUploads() };
+  return fields;
 }

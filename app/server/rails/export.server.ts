@@ -446,125 +446,15 @@ export async function exportPayments(
   origin: AuditOrigin,
   options: { now?: Date; max_payments?: number } = {},
 ): Promise<ExportResult> {
-  const now = options.now ?? new Date();
+  const run: ExportRun = {
+    kind,
+    staff,
+    origin,
+    now: options.now ?? new Date(),
+    max_payments: options.max_payments ?? EXPORT_PAYMENTS_MAX,
+  };
   try {
-    const outcome = await inRefusableTransaction<ExportOutcome | ExportRefusal>(db, async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
-      const locked = await lockPending(tx, kind, options.max_payments ?? EXPORT_PAYMENTS_MAX, now);
-      // Linked accounts' micro-deposits ride in the next ACH file, with or without payments.
-      const micro = kind === "ach" ? await lockUnsentMicroDeposits(tx, MICRO_DEPOSIT_LINKS_PER_FILE) : [];
-      // Money members move in from their linked accounts: WEB debits in the same file.
-      const pulls = kind === "ach" ? await lockUnsentPulls(tx, PULLS_PER_FILE) : [];
-      if (locked.length === 0 && micro.length === 0 && pulls.length === 0) {
-        const left_out = await leftOutCount(tx, kind);
-        const waiting = await inCancelWindowCount(tx, kind, now);
-        const message =
-          waiting > 0
-            ? `${NOTHING[kind].slice(0, -1)} yet: ${waiting === 1 ? "the one waiting is" : `the ${waiting} waiting are`} still inside the member's 30-minute cancellation window.`
-            : left_out === 0
-              ? NOTHING[kind]
-              : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
-        return refusal("conflict", message, { code: "nothing_pending" });
-      }
-      const business_date = today(now);
-      const payments: ExternalPayment[] = [];
-      const unwritable: { payment: ExternalPayment; problem: string }[] = [];
-      for (const payment of locked) {
-        const problem = exportProblem(payment, business_date);
-        if (problem === null) payments.push(payment);
-        else unwritable.push({ payment, problem });
-      }
-      const skipped = await markUnwritable(tx, unwritable, staff, origin);
-      // Every payment unwritable: no file, but the marks in the queue are kept (committed).
-      if (payments.length === 0 && micro.length === 0 && pulls.length === 0)
-        return { ok: true, file: null, skipped } as const;
-      const file_id = await nextFileId(tx);
-      const ach =
-        kind === "ach"
-          ? buildAch(
-              payments,
-              micro,
-              pulls,
-              file_id,
-              business_date,
-              fileIdModifier(await filesMadeOn(tx, kind, business_date)),
-              now,
-            )
-          : null;
-      const built = ach ?? (await buildWires(tx, payments, file_id, business_date, now));
-      const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
-      await tx.insert(paymentExportFiles).values({
-        id: file_id,
-        kind,
-        file_name: built.file_name,
-        content: built.content,
-        sha256: crypto.createHash("sha256").update(built.content).digest("hex"),
-        business_date,
-        effective_date: built.effective_date,
-        payment_count: payments.length,
-        total_cents,
-        created_by: staff.id,
-      });
-      const ids = payments.map((p) => Number(p.id));
-      // One statement, the ids as one JSON parameter: a list of 1,000 parameters per statement
-      // cost 10,000 payments about 0.5 s to build and plan (bench/LOG.md "ACH export").
-      const marked = await tx.execute(sql`
-        with sent as (
-          update external_payments set status = 'sent', export_file_id = ${file_id}, resolved_at = ${now.toISOString()}::timestamptz, resolved_by = ${`staff:${staff.id}`}
-           where id in (select value::bigint from json_array_elements_text(${JSON.stringify(ids)}::json)) and status = 'pending'
-          returning 1)
-        select count(*)::int as n from sent`);
-      if (Number(marked.rows[0]?.n) !== ids.length)
-        refuse(
-          notExported("A payment changed while the file was being written; nothing was exported. Please try again."),
-        );
-      if (payments.length > 0) await settle(tx, payments, file_id, staff);
-      await sendMicroDeposits(tx, micro, file_id, built.effective_date, staff);
-      await sendPulls(tx, pulls, ach?.pull_traces ?? [], file_id, built.effective_date, staff, (m) =>
-        refuse(notExported(m)),
-      );
-      await notifyAll(
-        tx,
-        payments.map((payment) => ({
-          member_id: payment.member_id,
-          kind: "payment_sent" as const,
-          ...sentNotification(payment, built.effective_date),
-        })),
-      );
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: kind === "ach" ? "payment_export.ach" : "payment_export.wire",
-        subject_type: "payment_export_file",
-        subject_id: file_id,
-        after: {
-          file_name: built.file_name,
-          payments: payments.length,
-          total_cents,
-          effective_date: built.effective_date,
-          first_payment_id: ids[0],
-          last_payment_id: ids.at(-1),
-          ...(micro.length > 0 ? { micro_deposit_links: micro.length } : {}),
-          ...(pulls.length > 0 ? { money_in_pulls: pulls.length } : {}),
-        },
-        request_id: origin.request_id,
-        ip: origin.ip,
-      });
-      return {
-        ok: true,
-        file: {
-          id: file_id,
-          file_name: built.file_name,
-          kind,
-          payment_count: payments.length,
-          total_cents,
-          effective_date: built.effective_date,
-          ...(micro.length > 0 ? { verifications: micro.length } : {}),
-          ...(pulls.length > 0 ? { pulls: pulls.length } : {}),
-        },
-        skipped,
-      } as const;
-    });
+    const outcome = await inRefusableTransaction<ExportOutcome | ExportRefusal>(db, (tx) => exportDuePayments(tx, run));
     if (!outcome.ok || outcome.file !== null) return outcome;
     const n = outcome.skipped.length;
     return notExported(
@@ -576,6 +466,164 @@ export async function exportPayments(
       return notExported(`The file could not be written (${error.message}); nothing was exported.`);
     throw error;
   }
+}
+
+/** One export as its steps see it: the kind of file, who asked, and when. */
+interface ExportRun {
+  kind: PaymentKind;
+  staff: Actor;
+  origin: AuditOrigin;
+  now: Date;
+  max_payments: number;
+}
+
+/**
+ * The export's one transaction: lock what is due, leave out what the file cannot carry, write the
+ * file, mark the payments sent and settle their holds, send the micro-deposits and pulls riding
+ * with them, tell the members, audit. A refusal anywhere rolls all of it back.
+ */
+async function exportDuePayments(tx: DbOrTx, run: ExportRun): Promise<ExportOutcome | ExportRefusal> {
+  const { kind, staff, origin, now } = run;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`payment-export:${kind}`}))`);
+  const locked = await lockPending(tx, kind, run.max_payments, now);
+  // Linked accounts' micro-deposits ride in the next ACH file, with or without payments.
+  const micro = kind === "ach" ? await lockUnsentMicroDeposits(tx, MICRO_DEPOSIT_LINKS_PER_FILE) : [];
+  // Money members move in from their linked accounts: WEB debits in the same file.
+  const pulls = kind === "ach" ? await lockUnsentPulls(tx, PULLS_PER_FILE) : [];
+  if (locked.length === 0 && micro.length === 0 && pulls.length === 0) return nothingToExport(tx, kind, now);
+  const business_date = today(now);
+  const payments: ExternalPayment[] = [];
+  const unwritable: { payment: ExternalPayment; problem: string }[] = [];
+  for (const payment of locked) {
+    const problem = exportProblem(payment, business_date);
+    if (problem === null) payments.push(payment);
+    else unwritable.push({ payment, problem });
+  }
+  const skipped = await markUnwritable(tx, unwritable, staff, origin);
+  // Every payment unwritable: no file, but the marks in the queue are kept (committed).
+  if (payments.length === 0 && micro.length === 0 && pulls.length === 0)
+    return { ok: true, file: null, skipped } as const;
+  const file_id = await nextFileId(tx);
+  const ach =
+    kind === "ach"
+      ? buildAch(
+          payments,
+          micro,
+          pulls,
+          file_id,
+          business_date,
+          fileIdModifier(await filesMadeOn(tx, kind, business_date)),
+          now,
+        )
+      : null;
+  const built = ach ?? (await buildWires(tx, payments, file_id, business_date, now));
+  const file = await storeFile(tx, run, { file_id, built, business_date, payments });
+  const ids = payments.map((p) => Number(p.id));
+  await markSent(tx, run, ids, file_id);
+  if (payments.length > 0) await settle(tx, payments, file_id, staff);
+  await sendMicroDeposits(tx, micro, file_id, built.effective_date, staff);
+  await sendPulls(tx, pulls, ach?.pull_traces ?? [], file_id, built.effective_date, staff, (m) =>
+    refuse(notExported(m)),
+  );
+  await notifyAll(
+    tx,
+    payments.map((payment) => ({
+      member_id: payment.member_id,
+      kind: "payment_sent" as const,
+      ...sentNotification(payment, built.effective_date),
+    })),
+  );
+  const summary = {
+    ...file,
+    ...(micro.length > 0 ? { verifications: micro.length } : {}),
+    ...(pulls.length > 0 ? { pulls: pulls.length } : {}),
+  };
+  await auditExport(tx, run, summary, ids);
+  return { ok: true, file: summary, skipped } as const;
+}
+
+/**
+ * Nothing to export, and why in staff's words: the payments waiting are still inside the member's
+ * cancellation window, or an earlier export left them out, or there are none.
+ */
+async function nothingToExport(tx: DbOrTx, kind: PaymentKind, now: Date): Promise<ExportRefusal> {
+  const left_out = await leftOutCount(tx, kind);
+  const waiting = await inCancelWindowCount(tx, kind, now);
+  const message =
+    waiting > 0
+      ? `${NOTHING[kind].slice(0, -1)} yet: ${waiting === 1 ? "the one waiting is" : `the ${waiting} waiting are`} still inside the member's 30-minute cancellation window.`
+      : left_out === 0
+        ? NOTHING[kind]
+        : `${NOTHING[kind].slice(0, -1)}: ${left_out === 1 ? "the one waiting cannot be written into the file" : `the ${left_out} waiting cannot be written into the file`} (see its reason in the queue).`;
+  return refusal("conflict", message, { code: "nothing_pending" });
+}
+
+type ExportedFile = Extract<ExportResult, { ok: true }>["file"];
+
+/** The file kept with its fingerprint (staff download it, the books name it). */
+async function storeFile(
+  tx: DbOrTx,
+  run: ExportRun,
+  file: { file_id: number; built: Built; business_date: string; payments: readonly ExternalPayment[] },
+): Promise<ExportedFile> {
+  const { file_id, built, payments } = file;
+  const total_cents = payments.reduce((sum, p) => sum + Number(p.amount_cents), 0);
+  await tx.insert(paymentExportFiles).values({
+    id: file_id,
+    kind: run.kind,
+    file_name: built.file_name,
+    content: built.content,
+    sha256: crypto.createHash("sha256").update(built.content).digest("hex"),
+    business_date: file.business_date,
+    effective_date: built.effective_date,
+    payment_count: payments.length,
+    total_cents,
+    created_by: run.staff.id,
+  });
+  return {
+    id: file_id,
+    file_name: built.file_name,
+    kind: run.kind,
+    payment_count: payments.length,
+    total_cents,
+    effective_date: built.effective_date,
+  };
+}
+
+/** The payments marked sent with the file; one that changed meanwhile refuses the whole export. */
+async function markSent(tx: DbOrTx, run: ExportRun, ids: readonly number[], file_id: number): Promise<void> {
+  // One statement, the ids as one JSON parameter: a list of 1,000 parameters per statement
+  // cost 10,000 payments about 0.5 s to build and plan (bench/LOG.md "ACH export").
+  const marked = await tx.execute(sql`
+    with sent as (
+      update external_payments set status = 'sent', export_file_id = ${file_id}, resolved_at = ${run.now.toISOString()}::timestamptz, resolved_by = ${`staff:${run.staff.id}`}
+       where id in (select value::bigint from json_array_elements_text(${JSON.stringify(ids)}::json)) and status = 'pending'
+      returning 1)
+    select count(*)::int as n from sent`);
+  if (Number(marked.rows[0]?.n) !== ids.length)
+    refuse(notExported("A payment changed while the file was being written; nothing was exported. Please try again."));
+}
+
+async function auditExport(tx: DbOrTx, run: ExportRun, file: ExportedFile, ids: readonly number[]): Promise<void> {
+  await recordAudit(tx, {
+    actor_id: run.staff.id,
+    actor_email: run.staff.email,
+    action: run.kind === "ach" ? "payment_export.ach" : "payment_export.wire",
+    subject_type: "payment_export_file",
+    subject_id: file.id,
+    after: {
+      file_name: file.file_name,
+      payments: file.payment_count,
+      total_cents: file.total_cents,
+      effective_date: file.effective_date,
+      first_payment_id: ids[0],
+      last_payment_id: ids.at(-1),
+      ...(file.verifications ? { micro_deposit_links: file.verifications } : {}),
+      ...(file.pulls ? { money_in_pulls: file.pulls } : {}),
+    },
+    request_id: run.origin.request_id,
+    ip: run.origin.ip,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   achNotificationsOfChange,
   externalPayments,
   users,
+  type AchNotificationOfChange,
   type ExternalPayment,
 } from "~/server/db/schema";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
@@ -193,53 +194,13 @@ export async function applyNotificationOfChange(
       .where(eq(achNotificationsOfChange.id, noc_id))
       .for("update");
     if (!noc) return NOT_FOUND;
-    if (noc.status !== "waiting") return ALREADY;
-    if (noc.payment_id === null)
-      return {
-        ok: false,
-        kind: "conflict",
-        message: "This notification names no payment we sent: look into it and mark it handled with a note.",
-      } as const;
-    const parsed = parseCorrectedData(noc.change_code, noc.corrected_data);
-    if (!parsed.ok || !APPLICABLE.includes(noc.change_code)) {
-      return {
-        ok: false,
-        kind: "unprocessable",
-        message: `This change cannot be applied automatically (${parsed.ok ? changeReason(noc.change_code) : parsed.message}): make it by hand and mark it handled with a note.`,
-      } as const;
-    }
-    const [sent] = await tx.select().from(externalPayments).where(eq(externalPayments.id, noc.payment_id));
+    const applicable = applicableCorrection(noc);
+    if (!applicable.ok) return applicable;
+    const [sent] = await tx.select().from(externalPayments).where(eq(externalPayments.id, applicable.payment_id));
     if (!sent) return NOT_FOUND;
-    const corrected = parsed.corrected;
-    const update: Record<string, string> = {};
-    if (corrected.routing_number) {
-      update.routing_number = corrected.routing_number;
-      // The bank's name as the member's form would have named it for that routing number.
-      update.bank_name = institution().us_banks.find((b) => b.routing_number === corrected.routing_number)?.name ?? "";
-    }
-    if (corrected.account_type) update.account_type = corrected.account_type;
-    if (corrected.name) update.account_name = corrected.name;
-    // The member's waiting transfers to the sent one's routing number, then those to its account
-    // number: the numbers are sealed (payment-destination.server.ts), so compared opened, here.
-    const sent_account = openNumber(sent, "account_number");
-    const candidates = await tx
-      .select()
-      .from(externalPayments)
-      .where(
-        and(
-          eq(externalPayments.member_id, sent.member_id),
-          eq(externalPayments.kind, "ach"),
-          eq(externalPayments.status, "pending"),
-          sql`${externalPayments.details}->>'routing_number' = ${sent.details.routing_number ?? ""}`,
-        ),
-      )
-      .orderBy(asc(externalPayments.id))
-      .for("update");
-    const waiting = candidates.filter(
-      (p) =>
-        lastFour(p.details, "account_number") === sent_account.slice(-4) &&
-        openNumber(p, "account_number") === sent_account,
-    );
+    const { corrected } = applicable;
+    const update = correctedFields(corrected);
+    const waiting = await waitingTransfersLike(tx, sent);
     for (const p of waiting) {
       const details = { ...p.details, ...update };
       await tx
@@ -257,34 +218,114 @@ export async function applyNotificationOfChange(
       .update(achNotificationsOfChange)
       .set({ status: "applied", note, resolved_by: staff.id, resolved_at: new Date() })
       .where(eq(achNotificationsOfChange.id, noc_id));
-    const masked = (d: Record<string, string>, account_number?: string) => ({
-      routing_number: d.routing_number ?? "",
-      account_number: account_number ? mask(account_number) : maskedNumber(d, "account_number"),
-      account_name: d.account_name ?? "",
-    });
-    await recordAudit(tx, {
-      actor_id: staff.id,
-      actor_email: staff.email,
-      action: "ach_noc.applied",
-      subject_type: "ach_notification_of_change",
-      subject_id: noc_id,
-      member_id: sent.member_id,
-      before: {
-        status: "waiting",
-        change_code: noc.change_code,
-        payment_id: Number(sent.id),
-        destination: masked(sent.details),
-      },
-      after: {
-        status: "applied",
-        destination: masked({ ...sent.details, ...update }, corrected.account_number),
-        corrected_payment_ids: waiting.map((p) => Number(p.id)),
-      },
-      request_id: origin.request_id,
-      ip: origin.ip,
-    });
+    await auditApplied(tx, { noc, sent, update, corrected, waiting }, staff, origin);
     await notify(tx, changedNotice(sent, changes, waiting.length));
     return { ok: true, message: `The correction was applied: ${note}` } as const;
+  });
+}
+
+/**
+ * The correction, when it can be applied automatically: the notification still waits, names a
+ * payment we sent, and carries corrected data of a kind applied here; otherwise why not.
+ */
+function applicableCorrection(
+  noc: AchNotificationOfChange,
+): { ok: true; payment_id: number; corrected: CorrectedData } | Refusal {
+  if (noc.status !== "waiting") return ALREADY;
+  if (noc.payment_id === null)
+    return {
+      ok: false,
+      kind: "conflict",
+      message: "This notification names no payment we sent: look into it and mark it handled with a note.",
+    } as const;
+  const parsed = parseCorrectedData(noc.change_code, noc.corrected_data);
+  if (!parsed.ok || !APPLICABLE.includes(noc.change_code)) {
+    return {
+      ok: false,
+      kind: "unprocessable",
+      message: `This change cannot be applied automatically (${parsed.ok ? changeReason(noc.change_code) : parsed.message}): make it by hand and mark it handled with a note.`,
+    } as const;
+  }
+  return { ok: true, payment_id: noc.payment_id, corrected: parsed.corrected };
+}
+
+/** The destination's fields the correction changes (the account number apart: it is sealed). */
+function correctedFields(corrected: CorrectedData): Record<string, string> {
+  const update: Record<string, string> = {};
+  if (corrected.routing_number) {
+    update.routing_number = corrected.routing_number;
+    // The bank's name as the member's form would have named it for that routing number.
+    update.bank_name = institution().us_banks.find((b) => b.routing_number === corrected.routing_number)?.name ?? "";
+  }
+  if (corrected.account_type) update.account_type = corrected.account_type;
+  if (corrected.name) update.account_name = corrected.name;
+  return update;
+}
+
+/** The member's ACH transfers still waiting to go to the sent one's destination (same routing and account number), locked. */
+async function waitingTransfersLike(tx: DbOrTx, sent: ExternalPayment): Promise<ExternalPayment[]> {
+  // The member's waiting transfers to the sent one's routing number, then those to its account
+  // number: the numbers are sealed (payment-destination.server.ts), so compared opened, here.
+  const sent_account = openNumber(sent, "account_number");
+  const candidates = await tx
+    .select()
+    .from(externalPayments)
+    .where(
+      and(
+        eq(externalPayments.member_id, sent.member_id),
+        eq(externalPayments.kind, "ach"),
+        eq(externalPayments.status, "pending"),
+        sql`${externalPayments.details}->>'routing_number' = ${sent.details.routing_number ?? ""}`,
+      ),
+    )
+    .orderBy(asc(externalPayments.id))
+    .for("update");
+  return candidates.filter(
+    (p) =>
+      lastFour(p.details, "account_number") === sent_account.slice(-4) &&
+      openNumber(p, "account_number") === sent_account,
+  );
+}
+
+/** The audit row: the sent payment's destination before and after (numbers masked), and the transfers corrected. */
+async function auditApplied(
+  tx: DbOrTx,
+  applied: {
+    noc: AchNotificationOfChange;
+    sent: ExternalPayment;
+    update: Record<string, string>;
+    corrected: CorrectedData;
+    waiting: ExternalPayment[];
+  },
+  staff: Actor,
+  origin: AuditOrigin,
+): Promise<void> {
+  const { noc, sent } = applied;
+  const masked = (d: Record<string, string>, account_number?: string) => ({
+    routing_number: d.routing_number ?? "",
+    account_number: account_number ? mask(account_number) : maskedNumber(d, "account_number"),
+    account_name: d.account_name ?? "",
+  });
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ach_noc.applied",
+    subject_type: "ach_notification_of_change",
+    subject_id: noc.id,
+    member_id: sent.member_id,
+    before: {
+      status: "waiting",
+      change_code: noc.change_code,
+      payment_id: Number(sent.id),
+      destination: masked(sent.details),
+    },
+    after: {
+      status: "applied",
+      destination: masked({ ...sent.details, ...applied.update }, applied.corrected.account_number),
+      corrected_payment_ids: applied.waiting.map((p) => Number(p.id)),
+    },
+    request_id: origin.request_id,
+    ip: origin.ip,
   });
 }
 

@@ -10,7 +10,7 @@ import { institution } from "~/config/institution.server";
 import { today } from "~/server/ledger/ledger.server";
 import { recordAudit, type AuditOrigin } from "~/server/audit/audit.server";
 import { NachaFieldError, fileIdModifier } from "~/domain/nacha";
-import { returnReason, writeReturnFile } from "~/domain/nacha/return-file";
+import { returnReason, writeReturnFile, type ReturnItem } from "~/domain/nacha/return-file";
 import { nextBusinessDay } from "~/domain/payment-dates";
 import { toCents, toId } from "~/domain/ledger-rules";
 import { filesMadeOn, traceSequence } from "./export.server";
@@ -208,23 +208,14 @@ export async function exportReturnFile(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ach-return-file'))`);
-      const picked = await tx.execute(sql`
-        select e.id, e.return_code, e.company_name, e.company_discretionary_data, e.company_id, e.sec_code, e.entry_description,
-               e.transaction_code, e.account_number, e.amount_cents, e.individual_id, e.individual_name, e.trace_number, f.immediate_origin,
-               i.details as iat
-          from ach_inbound_entries e join ach_inbound_files f on f.id = e.file_id
-          left join ach_inbound_iat_entries i on i.entry_id = e.id
-         where e.status = 'returned' and e.return_file_id is null
-         order by e.id limit ${RETURN_FILE_ENTRIES_MAX}
-           for update of e`);
-      if (picked.rows.length === 0)
+      const rows = await waitingReturns(tx);
+      if (rows.length === 0)
         return {
           ok: false,
           reason: "nothing_waiting",
           message: "There are no returned items waiting for a return file.",
         } as const;
-      const destination = String(picked.rows[0]!.immediate_origin);
-      const rows = picked.rows.filter((r) => String(r.immediate_origin) === destination);
+      const destination = String(rows[0]!.immediate_origin);
       const profile = institution();
       const business_date = today(now);
       const modifier = fileIdModifier(await filesMadeOn(tx, "ach", business_date));
@@ -237,76 +228,22 @@ export async function exportReturnFile(
         created: { date: business_date, time: clockTime(now) },
         file_id_modifier: modifier,
         effective_date: nextBusinessDay(business_date),
-        returns: rows.map((r) => ({
-          reason_code: String(r.return_code),
-          // Nacha: an RDFI returning a credit it believes was sent under false pretenses uses R17 with QUESTIONABLE.
-          ...(r.return_code === "R17" ? { information: "QUESTIONABLE" } : {}),
-          trace_sequence: traceSequence(toId(r.id)),
-          original: {
-            company_name: String(r.company_name),
-            company_discretionary_data: String(r.company_discretionary_data),
-            company_id: String(r.company_id),
-            sec_code: String(r.sec_code),
-            entry_description: String(r.entry_description),
-            transaction_code: String(r.transaction_code),
-            account_number: String(r.account_number),
-            amount_cents: toCents(r.amount_cents),
-            individual_id: String(r.individual_id),
-            individual_name: String(r.individual_name),
-            trace_number: String(r.trace_number),
-            // An IAT entry goes back in the IAT layout, with its addenda as received.
-            iat: (r.iat as IatDetails | null) ?? null,
-          },
-        })),
+        returns: rows.map(returnItem),
       });
-      const [id_row] = (await tx.execute(sql`select nextval(pg_get_serial_sequence('ach_return_files', 'id')) as id`))
-        .rows;
-      const file_id = toId(id_row!.id);
-      const file_name = `ach-returns-${business_date}-${modifier}-${file_id}.ach`;
-      await tx.insert(achReturnFiles).values({
+      const { file_id, file_name, marks } = await storeReturnFile(tx, file, rows, {
+        name: (id) => `ach-returns-${business_date}-${modifier}-${id}.ach`,
+        business_date,
+        created_by: staff.id,
+      });
+      const summary = {
         id: file_id,
         file_name,
-        content: file.text,
-        sha256: crypto.createHash("sha256").update(file.text).digest("hex"),
-        business_date,
         entry_count: file.entry_count,
         credit_total_cents: file.credit_total_cents,
         debit_total_cents: file.debit_total_cents,
-        created_by: staff.id,
-      });
-      const marks = rows.map((r, i) => ({ id: toId(r.id), trace: file.trace_numbers[i] }));
-      await tx.execute(sql`
-        update ach_inbound_entries as e set return_file_id = ${file_id}, return_trace_number = v.trace
-          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as v(id bigint, trace text)
-         where e.id = v.id`);
-      await recordAudit(tx, {
-        actor_id: staff.id,
-        actor_email: staff.email,
-        action: "ach_return_file.export",
-        subject_type: "ach_return_file",
-        subject_id: file_id,
-        after: {
-          file_name,
-          returns: file.entry_count,
-          credit_total_cents: file.credit_total_cents,
-          debit_total_cents: file.debit_total_cents,
-          destination,
-          first_entry_id: marks[0]!.id,
-          last_entry_id: marks.at(-1)!.id,
-        },
-        request_id: origin.request_id,
-        ip: origin.ip,
-      });
-      return {
-        ok: true,
-        file: {
-          id: file_id,
-          file_name,
-          entry_count: file.entry_count,
-          credit_total_cents: file.credit_total_cents,
-          debit_total_cents: file.debit_total_cents,
-        },
-      } as const;
+      };
+      await auditReturnFile(tx, staff, origin, { ...summary, destination, marks });
+      return { ok: true, file: summary } as const;
     });
   } catch (error) {
     if (error instanceof NachaFieldError)
@@ -317,6 +254,107 @@ export async function exportReturnFile(
       };
     throw error;
   }
+}
+
+type WaitingReturn = Record<string, unknown>;
+
+/**
+ * The returns waiting for a file, oldest first, up to RETURN_FILE_ENTRIES_MAX and locked: those
+ * from the oldest one's sender (a return file goes back to one ACH operator); the others wait.
+ */
+async function waitingReturns(tx: DbOrTx): Promise<WaitingReturn[]> {
+  const picked = await tx.execute(sql`
+    select e.id, e.return_code, e.company_name, e.company_discretionary_data, e.company_id, e.sec_code, e.entry_description,
+           e.transaction_code, e.account_number, e.amount_cents, e.individual_id, e.individual_name, e.trace_number, f.immediate_origin,
+           i.details as iat
+      from ach_inbound_entries e join ach_inbound_files f on f.id = e.file_id
+      left join ach_inbound_iat_entries i on i.entry_id = e.id
+     where e.status = 'returned' and e.return_file_id is null
+     order by e.id limit ${RETURN_FILE_ENTRIES_MAX}
+       for update of e`);
+  if (picked.rows.length === 0) return [];
+  const destination = String(picked.rows[0]!.immediate_origin);
+  return picked.rows.filter((r) => String(r.immediate_origin) === destination);
+}
+
+/** The file kept with its fingerprint, and each return marked with it and its new trace number. */
+async function storeReturnFile(
+  tx: DbOrTx,
+  file: ReturnType<typeof writeReturnFile>,
+  rows: readonly WaitingReturn[],
+  stored: { name: (file_id: number) => string; business_date: string; created_by: string },
+): Promise<{ file_id: number; file_name: string; marks: { id: number; trace: string | undefined }[] }> {
+  const [id_row] = (await tx.execute(sql`select nextval(pg_get_serial_sequence('ach_return_files', 'id')) as id`)).rows;
+  const file_id = toId(id_row!.id);
+  const file_name = stored.name(file_id);
+  await tx.insert(achReturnFiles).values({
+    id: file_id,
+    file_name,
+    content: file.text,
+    sha256: crypto.createHash("sha256").update(file.text).digest("hex"),
+    business_date: stored.business_date,
+    entry_count: file.entry_count,
+    credit_total_cents: file.credit_total_cents,
+    debit_total_cents: file.debit_total_cents,
+    created_by: stored.created_by,
+  });
+  const marks = rows.map((r, i) => ({ id: toId(r.id), trace: file.trace_numbers[i] }));
+  await tx.execute(sql`
+    update ach_inbound_entries as e set return_file_id = ${file_id}, return_trace_number = v.trace
+      from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as v(id bigint, trace text)
+     where e.id = v.id`);
+  return { file_id, file_name, marks };
+}
+
+/** One returned entry as the return file carries it: the original entry as received, and why it goes back. */
+function returnItem(r: WaitingReturn): ReturnItem {
+  return {
+    reason_code: String(r.return_code),
+    // Nacha: an RDFI returning a credit it believes was sent under false pretenses uses R17 with QUESTIONABLE.
+    ...(r.return_code === "R17" ? { information: "QUESTIONABLE" } : {}),
+    trace_sequence: traceSequence(toId(r.id)),
+    original: {
+      company_name: String(r.company_name),
+      company_discretionary_data: String(r.company_discretionary_data),
+      company_id: String(r.company_id),
+      sec_code: String(r.sec_code),
+      entry_description: String(r.entry_description),
+      transaction_code: String(r.transaction_code),
+      account_number: String(r.account_number),
+      amount_cents: toCents(r.amount_cents),
+      individual_id: String(r.individual_id),
+      individual_name: String(r.individual_name),
+      trace_number: String(r.trace_number),
+      // An IAT entry goes back in the IAT layout, with its addenda as received.
+      iat: (r.iat as IatDetails | null) ?? null,
+    },
+  };
+}
+
+async function auditReturnFile(
+  tx: DbOrTx,
+  staff: Actor,
+  origin: AuditOrigin,
+  file: Extract<ReturnFileResult, { ok: true }>["file"] & { destination: string; marks: { id: number }[] },
+): Promise<void> {
+  await recordAudit(tx, {
+    actor_id: staff.id,
+    actor_email: staff.email,
+    action: "ach_return_file.export",
+    subject_type: "ach_return_file",
+    subject_id: file.id,
+    after: {
+      file_name: file.file_name,
+      returns: file.entry_count,
+      credit_total_cents: file.credit_total_cents,
+      debit_total_cents: file.debit_total_cents,
+      destination: file.destination,
+      first_entry_id: file.marks[0]!.id,
+      last_entry_id: file.marks.at(-1)!.id,
+    },
+    request_id: origin.request_id,
+    ip: origin.ip,
+  });
 }
 
 export const HANDLED_NOTE_MAX = 500;

@@ -53,8 +53,18 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-function refuse(field: "files" | "published_on", message: string): LoadListsResult {
+type ListRefusal = Extract<LoadListsResult, { ok: false }>;
+
+function refuse(field: "files" | "published_on", message: string): ListRefusal {
   return { ok: false, field, message };
+}
+
+/** One list as read from its files, ready to store: its entries and the files' fingerprint. */
+interface ReadList {
+  source: SanctionsSource;
+  entries: SanctionsEntry[];
+  files: ListFile[];
+  sha256: string;
 }
 
 export async function loadSanctionsLists(
@@ -66,9 +76,38 @@ export async function loadSanctionsLists(
   if (published_on > today() || published_on < PUBLISHED_EARLIEST)
     return refuse("published_on", `The publication date must be between ${PUBLISHED_EARLIEST} and today.`);
   if (input.files.length === 0) return refuse("files", "Choose the list files (SDN.CSV, ALT.CSV, ADD.CSV…).");
+  const bySource = filesBySource(input.files);
+  if ("ok" in bySource) return bySource;
+  // Every list is read before anything is stored: a bad file refuses the whole load.
+  const lists: ReadList[] = [];
+  for (const [source, parts] of bySource) {
+    const list = readList(source, parts);
+    if ("ok" in list) return list;
+    lists.push(list);
+  }
+  return db.transaction(async (tx) => {
+    // One load at a time: two uploads of the same files at once cannot both pass the check below.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sanctions-list-load'))`);
+    const again = await alreadyLoaded(tx, lists);
+    if (again) return again;
+    const versions: { id: number; source: SanctionsSource; entry_count: number }[] = [];
+    for (const list of lists) versions.push(await storeVersion(tx, list, { ...input, published_on }));
+    // A new list means every member is screened again (docs/operations.md#sanctions-re-screen):
+    // asked for in the load's own transaction, so no load is left without its re-screen.
+    const [rescreen] = await tx
+      .insert(sanctionsRescreens)
+      .values({ version_ids: versions.map((v) => v.id) })
+      .returning({ id: sanctionsRescreens.id });
+    return { ok: true as const, versions, rescreen_id: rescreen!.id };
+  });
+}
 
+/** The files sorted into their lists (SDN, consolidated) and parts, each an OFAC file of sane size, none twice. */
+function filesBySource(
+  files: readonly ListFile[],
+): Map<SanctionsSource, Partial<Record<ListFilePart, ListFile>>> | ListRefusal {
   const bySource = new Map<SanctionsSource, Partial<Record<ListFilePart, ListFile>>>();
-  for (const file of input.files) {
+  for (const file of files) {
     const kind = listFileKind(file.name);
     if (!kind)
       return refuse(
@@ -82,108 +121,108 @@ export async function loadSanctionsLists(
     parts[kind.part] = file;
     bySource.set(kind.source, parts);
   }
+  return bySource;
+}
 
-  const lists: { source: SanctionsSource; entries: SanctionsEntry[]; files: ListFile[]; sha256: string }[] = [];
-  for (const [source, parts] of bySource) {
-    if (!parts.primary)
+/** One list's entries read from its files (the primary one required), and the fingerprint of those files. */
+function readList(source: SanctionsSource, parts: Partial<Record<ListFilePart, ListFile>>): ReadList | ListRefusal {
+  if (!parts.primary)
+    return refuse(
+      "files",
+      `${source === "sdn" ? "SDN.CSV" : "CONS_PRIM.CSV"} is missing: the ${SANCTIONS_SOURCE_NAMES[source]} cannot be loaded from its other files alone.`,
+    );
+  const text = (file: ListFile | undefined) => (file ? { name: file.name, text: decode(file.bytes) } : undefined);
+  let entries: SanctionsEntry[];
+  try {
+    entries = readOfacCsv({
+      source,
+      primary: text(parts.primary)!,
+      alt: text(parts.alt),
+      add: text(parts.add),
+      comments: text(parts.comments),
+    });
+  } catch (error) {
+    if (error instanceof ListFormatError) return refuse("files", `${error.message}. Nothing was loaded.`);
+    throw error;
+  }
+  if (entries.length === 0) return refuse("files", `${parts.primary.name} has no entries. Nothing was loaded.`);
+  const files = (["primary", "alt", "add", "comments"] as const).flatMap((p) => (parts[p] ? [parts[p]] : []));
+  const hash = crypto.createHash("sha256");
+  for (const file of files) hash.update(file.name.toUpperCase()).update("\0").update(file.bytes).update("\0");
+  return { source, entries, files, sha256: hash.digest("hex") };
+}
+
+/** The same files as a list's newest version are refused: loading them again would only start a re-screen. */
+async function alreadyLoaded(tx: DbOrTx, lists: readonly ReadList[]): Promise<ListRefusal | null> {
+  for (const list of lists) {
+    const [latest] = await tx
+      .select({ sha256: sanctionsListVersions.sha256, loaded_at: sanctionsListVersions.loaded_at })
+      .from(sanctionsListVersions)
+      .where(eq(sanctionsListVersions.source, list.source))
+      .orderBy(desc(sanctionsListVersions.id))
+      .limit(1);
+    if (latest?.sha256 === list.sha256)
       return refuse(
         "files",
-        `${source === "sdn" ? "SDN.CSV" : "CONS_PRIM.CSV"} is missing: the ${SANCTIONS_SOURCE_NAMES[source]} cannot be loaded from its other files alone.`,
+        `These files are the ${SANCTIONS_SOURCE_NAMES[list.source]} already loaded on ${latest.loaded_at.toISOString().slice(0, 10)}. Nothing was loaded.`,
       );
-    const text = (file: ListFile | undefined) => (file ? { name: file.name, text: decode(file.bytes) } : undefined);
-    let entries: SanctionsEntry[];
-    try {
-      entries = readOfacCsv({
-        source,
-        primary: text(parts.primary)!,
-        alt: text(parts.alt),
-        add: text(parts.add),
-        comments: text(parts.comments),
-      });
-    } catch (error) {
-      if (error instanceof ListFormatError) return refuse("files", `${error.message}. Nothing was loaded.`);
-      throw error;
-    }
-    if (entries.length === 0) return refuse("files", `${parts.primary.name} has no entries. Nothing was loaded.`);
-    const files = (["primary", "alt", "add", "comments"] as const).flatMap((p) => (parts[p] ? [parts[p]] : []));
-    const hash = crypto.createHash("sha256");
-    for (const file of files) hash.update(file.name.toUpperCase()).update("\0").update(file.bytes).update("\0");
-    lists.push({ source, entries, files, sha256: hash.digest("hex") });
   }
+  return null;
+}
 
-  return db.transaction(async (tx) => {
-    // One load at a time: two uploads of the same files at once cannot both pass the check below.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sanctions-list-load'))`);
-    for (const list of lists) {
-      const [latest] = await tx
-        .select({ sha256: sanctionsListVersions.sha256, loaded_at: sanctionsListVersions.loaded_at })
-        .from(sanctionsListVersions)
-        .where(eq(sanctionsListVersions.source, list.source))
-        .orderBy(desc(sanctionsListVersions.id))
-        .limit(1);
-      if (latest?.sha256 === list.sha256)
-        return refuse(
-          "files",
-          `These files are the ${SANCTIONS_SOURCE_NAMES[list.source]} already loaded on ${latest.loaded_at.toISOString().slice(0, 10)}. Nothing was loaded.`,
-        );
-    }
-    const versions: { id: number; source: SanctionsSource; entry_count: number }[] = [];
-    for (const list of lists) {
-      const [version] = await tx
-        .insert(sanctionsListVersions)
-        .values({
-          source: list.source,
-          published_on,
-          loaded_by: input.loader?.id ?? null,
-          loaded_by_label: input.loader?.email ?? "server command",
-          entry_count: list.entries.length,
-          file_names: list.files.map((f) => f.name.split(/[\\/]/).pop()).join(", "),
-          sha256: list.sha256,
-        })
-        .returning({ id: sanctionsListVersions.id });
-      const version_id = version!.id;
-      for (let start = 0; start < list.entries.length; start += 1000) {
-        await tx.insert(sanctionsEntries).values(
-          list.entries.slice(start, start + 1000).map((e) => ({
-            version_id,
-            uid: e.uid,
-            name: e.name,
-            type: e.type,
-            programs: e.programs,
-            aliases: e.aliases,
-            birth_dates: e.birth_dates,
-            countries: e.countries,
-            remarks: e.remarks,
-          })),
-        );
-      }
-      await recordAudit(tx, {
-        actor_id: input.loader?.id ?? null,
-        actor_email: input.loader?.email ?? "server command: npm run sanctions:load",
-        action: "sanctions.list.load",
-        subject_type: "sanctions_list_version",
-        subject_id: version_id,
-        after: {
-          source: list.source,
-          published_on,
-          entry_count: list.entries.length,
-          files: list.files.map((f) => f.name.split(/[\\/]/).pop()),
-          sha256: list.sha256,
-          via: input.loader ? "back office" : "server command",
-        },
-        request_id: input.origin?.request_id ?? null,
-        ip: input.origin?.ip ?? null,
-      });
-      versions.push({ id: version_id, source: list.source, entry_count: list.entries.length });
-    }
-    // A new list means every member is screened again (docs/operations.md#sanctions-re-screen):
-    // asked for in the load's own transaction, so no load is left without its re-screen.
-    const [rescreen] = await tx
-      .insert(sanctionsRescreens)
-      .values({ version_ids: versions.map((v) => v.id) })
-      .returning({ id: sanctionsRescreens.id });
-    return { ok: true as const, versions, rescreen_id: rescreen!.id };
+/** A list stored as a new version with every entry (a thousand rows an insert), and its audit row. */
+async function storeVersion(
+  tx: DbOrTx,
+  list: ReadList,
+  load: { published_on: string; loader: ListLoader; origin?: AuditOrigin },
+): Promise<{ id: number; source: SanctionsSource; entry_count: number }> {
+  const { published_on, loader } = load;
+  const [version] = await tx
+    .insert(sanctionsListVersions)
+    .values({
+      source: list.source,
+      published_on,
+      loaded_by: loader?.id ?? null,
+      loaded_by_label: loader?.email ?? "server command",
+      entry_count: list.entries.length,
+      file_names: list.files.map((f) => f.name.split(/[\\/]/).pop()).join(", "),
+      sha256: list.sha256,
+    })
+    .returning({ id: sanctionsListVersions.id });
+  const version_id = version!.id;
+  for (let start = 0; start < list.entries.length; start += 1000) {
+    await tx.insert(sanctionsEntries).values(
+      list.entries.slice(start, start + 1000).map((e) => ({
+        version_id,
+        uid: e.uid,
+        name: e.name,
+        type: e.type,
+        programs: e.programs,
+        aliases: e.aliases,
+        birth_dates: e.birth_dates,
+        countries: e.countries,
+        remarks: e.remarks,
+      })),
+    );
+  }
+  await recordAudit(tx, {
+    actor_id: loader?.id ?? null,
+    actor_email: loader?.email ?? "server command: npm run sanctions:load",
+    action: "sanctions.list.load",
+    subject_type: "sanctions_list_version",
+    subject_id: version_id,
+    after: {
+      source: list.source,
+      published_on,
+      entry_count: list.entries.length,
+      files: list.files.map((f) => f.name.split(/[\\/]/).pop()),
+      sha256: list.sha256,
+      via: loader ? "back office" : "server command",
+    },
+    request_id: load.origin?.request_id ?? null,
+    ip: load.origin?.ip ?? null,
   });
+  return { id: version_id, source: list.source, entry_count: list.entries.length };
 }
 
 /** Every loaded version, newest first (the back office's list page). */

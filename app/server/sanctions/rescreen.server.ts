@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
-import type { Db } from "~/server/db/client.server";
-import { memberProfiles, sanctionsRescreens, sanctionsScreenings } from "~/server/db/schema";
+import type { Db, DbOrTx } from "~/server/db/client.server";
+import { memberProfiles, sanctionsRescreens, sanctionsScreenings, type ScreeningMatchRecord } from "~/server/db/schema";
 import { recordAudit } from "~/server/audit/audit.server";
 import { decryptField } from "~/server/security/crypto.server";
 import { encryptionContext } from "~/server/members/members.server";
@@ -33,8 +33,8 @@ export interface RescreenRun {
   superseded: number;
 }
 
-/** The member and joint owner of a profile as the re-screen reads them. */
-function partiesOf(member: {
+/** A member's profile as the re-screen reads it. */
+interface MemberToScreen {
   user_id: string;
   first_name: string;
   last_name: string;
@@ -42,7 +42,17 @@ function partiesOf(member: {
   country: string | null;
   joint_account: boolean;
   joint_name: string | null;
-}): ScreenedParty[] {
+}
+
+/** A member of the batch with a possible match, and the parties screened. */
+interface Hit {
+  member: MemberToScreen;
+  parties: ScreenedParty[];
+  matches: ScreeningMatchRecord[];
+}
+
+/** The member and joint owner of a profile as the re-screen reads them. */
+function partiesOf(member: MemberToScreen): ScreenedParty[] {
   let birth_date: string | null = null;
   try {
     birth_date = member.date_of_birth_enc
@@ -84,15 +94,11 @@ export async function rescreenMembers(
   };
   if (!running[0]) return run;
   const now = options.now ?? new Date();
-  const older = running.slice(1).map((r) => r.id);
-  if (older.length > 0) {
-    const superseded = await db
-      .update(sanctionsRescreens)
-      .set({ status: "superseded", finished_at: now })
-      .where(and(inArray(sanctionsRescreens.id, older), eq(sanctionsRescreens.status, "running")))
-      .returning({ id: sanctionsRescreens.id });
-    run.superseded = superseded.length;
-  }
+  run.superseded = await supersedeOlder(
+    db,
+    running.slice(1).map((r) => r.id),
+    now,
+  );
   const rescreen_id = running[0].id;
   const loaded = await currentScreeningIndex(db);
   // One screener for the run: it keeps which listed names each given and family name comes near.
@@ -101,54 +107,12 @@ export async function rescreenMembers(
   for (let batch = 0; options.max_batches === undefined || batch < options.max_batches; batch++) {
     const [state] = await db.select().from(sanctionsRescreens).where(eq(sanctionsRescreens.id, rescreen_id));
     if (!state || state.status !== "running") break;
-    const members = await db
-      .select({
-        user_id: memberProfiles.user_id,
-        first_name: memberProfiles.first_name,
-        last_name: memberProfiles.last_name,
-        date_of_birth_enc: memberProfiles.date_of_birth_enc,
-        country: memberProfiles.country,
-        joint_account: memberProfiles.joint_account,
-        joint_name: memberProfiles.joint_name,
-      })
-      .from(memberProfiles)
-      .where(
-        and(
-          eq(memberProfiles.status, "approved"),
-          state.cursor === null ? undefined : gt(memberProfiles.user_id, state.cursor),
-        ),
-      )
-      .orderBy(asc(memberProfiles.user_id))
-      .limit(batch_size);
-
+    const members = await membersAfter(db, state.cursor, batch_size);
     if (members.length === 0) {
-      await db.transaction(async (tx) => {
-        const [locked] = await tx
-          .select()
-          .from(sanctionsRescreens)
-          .where(eq(sanctionsRescreens.id, rescreen_id))
-          .for("update");
-        if (locked?.status !== "running") return;
-        await tx
-          .update(sanctionsRescreens)
-          .set({ status: "done", finished_at: now })
-          .where(eq(sanctionsRescreens.id, rescreen_id));
-        await recordAudit(tx, {
-          actor_id: null,
-          action: "sanctions.rescreen.done",
-          subject_type: "sanctions_rescreen",
-          subject_id: rescreen_id,
-          after: {
-            version_ids: locked.version_ids,
-            members_screened: locked.members_screened,
-            possible_matches: locked.possible_matches,
-          },
-        });
-      });
+      await finishRescreen(db, rescreen_id, now);
       run.finished = true;
       break;
     }
-
     // Screened outside the transaction: no lock waits on the matcher.
     const hits = members
       .map((member) => {
@@ -160,65 +124,138 @@ export async function rescreenMembers(
         return { member, parties, matches };
       })
       .filter((h) => h.matches.length > 0);
-
-    const filed = await db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select()
-        .from(sanctionsRescreens)
-        .where(eq(sanctionsRescreens.id, rescreen_id))
-        .for("update");
-      // Another process moved the cursor meanwhile (or finished): this batch is theirs.
-      if (locked?.status !== "running" || locked.cursor !== state.cursor) return null;
-      let count = 0;
-      if (hits.length > 0) {
-        const ids = hits.map((h) => h.member.user_id);
-        const waiting = new Set(
-          (
-            await tx
-              .select({ subject_id: sanctionsScreenings.subject_id })
-              .from(sanctionsScreenings)
-              .where(
-                and(
-                  eq(sanctionsScreenings.subject_type, "member"),
-                  inArray(sanctionsScreenings.subject_id, ids),
-                  inArray(sanctionsScreenings.status, ["open", "confirm_requested", "confirmed"]),
-                ),
-              )
-          ).map((r) => r.subject_id),
-        );
-        const cleared = await clearedEntries(tx, "member", ids);
-        for (const { member, parties, matches } of hits) {
-          if (waiting.has(member.user_id)) continue;
-          const done = cleared.get(member.user_id);
-          const fresh = done ? matches.filter((m) => !done.has(`${m.source}:${m.uid}`)) : matches;
-          if (fresh.length === 0) continue;
-          const details: Record<string, string> = { kind: "Member re-screen", rescreen: String(rescreen_id) };
-          if (parties[0]!.country) details.country = parties[0]!.country;
-          if (parties[1]) details.joint_owner = parties[1].name;
-          await fileScreening(tx, {
-            subject_type: "member",
-            subject_id: member.user_id,
-            member_id: member.user_id,
-            screened_name: parties[0]!.name,
-            screened_details: details,
-            matches: fresh,
-          });
-          count++;
-        }
-      }
-      await tx
-        .update(sanctionsRescreens)
-        .set({
-          cursor: members[members.length - 1]!.user_id,
-          members_screened: locked.members_screened + members.length,
-          possible_matches: locked.possible_matches + count,
-        })
-        .where(eq(sanctionsRescreens.id, rescreen_id));
-      return count;
-    });
+    const filed = await fileBatch(db, { rescreen_id, cursor: state.cursor, members, hits });
     if (filed === null) continue;
     run.members_screened += members.length;
     run.possible_matches += filed;
   }
   return run;
+}
+
+/** Older re-screens still running: their members are screened against the newer lists instead. */
+async function supersedeOlder(db: Db, older: number[], now: Date): Promise<number> {
+  if (older.length === 0) return 0;
+  const superseded = await db
+    .update(sanctionsRescreens)
+    .set({ status: "superseded", finished_at: now })
+    .where(and(inArray(sanctionsRescreens.id, older), eq(sanctionsRescreens.status, "running")))
+    .returning({ id: sanctionsRescreens.id });
+  return superseded.length;
+}
+
+/** The next batch of approved members after the cursor, in user id order. */
+async function membersAfter(db: Db, cursor: string | null, batch_size: number): Promise<MemberToScreen[]> {
+  return db
+    .select({
+      user_id: memberProfiles.user_id,
+      first_name: memberProfiles.first_name,
+      last_name: memberProfiles.last_name,
+      date_of_birth_enc: memberProfiles.date_of_birth_enc,
+      country: memberProfiles.country,
+      joint_account: memberProfiles.joint_account,
+      joint_name: memberProfiles.joint_name,
+    })
+    .from(memberProfiles)
+    .where(and(eq(memberProfiles.status, "approved"), cursor === null ? undefined : gt(memberProfiles.user_id, cursor)))
+    .orderBy(asc(memberProfiles.user_id))
+    .limit(batch_size);
+}
+
+/** Every member screened: the re-screen is done, with its totals in the audit log (once, under its lock). */
+async function finishRescreen(db: Db, rescreen_id: number, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(sanctionsRescreens)
+      .where(eq(sanctionsRescreens.id, rescreen_id))
+      .for("update");
+    if (locked?.status !== "running") return;
+    await tx
+      .update(sanctionsRescreens)
+      .set({ status: "done", finished_at: now })
+      .where(eq(sanctionsRescreens.id, rescreen_id));
+    await recordAudit(tx, {
+      actor_id: null,
+      action: "sanctions.rescreen.done",
+      subject_type: "sanctions_rescreen",
+      subject_id: rescreen_id,
+      after: {
+        version_ids: locked.version_ids,
+        members_screened: locked.members_screened,
+        possible_matches: locked.possible_matches,
+      },
+    });
+  });
+}
+
+/**
+ * Files a screened batch's possible matches and moves the cursor past it, in one transaction;
+ * null when another process moved the cursor meanwhile (or finished): the batch is theirs.
+ */
+async function fileBatch(
+  db: Db,
+  batch: { rescreen_id: number; cursor: string | null; members: MemberToScreen[]; hits: Hit[] },
+): Promise<number | null> {
+  const { rescreen_id, members } = batch;
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(sanctionsRescreens)
+      .where(eq(sanctionsRescreens.id, rescreen_id))
+      .for("update");
+    if (locked?.status !== "running" || locked.cursor !== batch.cursor) return null;
+    const count = batch.hits.length > 0 ? await fileNewMatches(tx, rescreen_id, batch.hits) : 0;
+    await tx
+      .update(sanctionsRescreens)
+      .set({
+        cursor: members[members.length - 1]!.user_id,
+        members_screened: locked.members_screened + members.length,
+        possible_matches: locked.possible_matches + count,
+      })
+      .where(eq(sanctionsRescreens.id, rescreen_id));
+    return count;
+  });
+}
+
+/**
+ * Files a screening item for each member with a possible match not already waiting in the queue
+ * (or confirmed) and not cleared by staff before; returns how many were filed.
+ */
+async function fileNewMatches(tx: DbOrTx, rescreen_id: number, hits: Hit[]): Promise<number> {
+  const ids = hits.map((h) => h.member.user_id);
+  const waiting = new Set(
+    (
+      await tx
+        .select({ subject_id: sanctionsScreenings.subject_id })
+        .from(sanctionsScreenings)
+        .where(
+          and(
+            eq(sanctionsScreenings.subject_type, "member"),
+            inArray(sanctionsScreenings.subject_id, ids),
+            inArray(sanctionsScreenings.status, ["open", "confirm_requested", "confirmed"]),
+          ),
+        )
+    ).map((r) => r.subject_id),
+  );
+  const cleared = await clearedEntries(tx, "member", ids);
+  let count = 0;
+  for (const { member, parties, matches } of hits) {
+    if (waiting.has(member.user_id)) continue;
+    const done = cleared.get(member.user_id);
+    const fresh = done ? matches.filter((m) => !done.has(`${m.source}:${m.uid}`)) : matches;
+    if (fresh.length === 0) continue;
+    const details: Record<string, string> = { kind: "Member re-screen", rescreen: String(rescreen_id) };
+    if (parties[0]!.country) details.country = parties[0]!.country;
+    if (parties[1]) details.joint_owner = parties[1].name;
+    await fileScreening(tx, {
+      subject_type: "member",
+      subject_id: member.user_id,
+      member_id: member.user_id,
+      screened_name: parties[0]!.name,
+      screened_details: details,
+      matches: fresh,
+    });
+    count++;
+  }
+  return count;
 }

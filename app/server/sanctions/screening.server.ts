@@ -334,31 +334,11 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
     .where(eq(sanctionsScreenings.id, id));
   if (!found) return null;
   const { s } = found;
-  const steps = await db
-    .select({ at: auditLog.at, action: auditLog.action, actor_email: auditLog.actor_email, after: auditLog.after })
-    .from(auditLog)
-    .where(and(eq(auditLog.subject_type, "sanctions_screening"), eq(auditLog.subject_id, String(id))))
-    .orderBy(auditLog.id);
-  const [payment] =
-    s.subject_type === "payment" && /^\d{1,18}$/.test(s.subject_id)
-      ? await db
-          .select({
-            amount_cents: externalPayments.amount_cents,
-            reference: externalPayments.reference,
-            status: externalPayments.status,
-          })
-          .from(externalPayments)
-          .where(eq(externalPayments.id, Number(s.subject_id)))
-      : [];
+  const history = await screeningHistory(db, id);
+  const payment = await screenedPayment(db, s);
   return {
     report_draft: s.report_draft,
-    payment: payment
-      ? {
-          amount_cents: Number(payment.amount_cents),
-          reference: payment.reference,
-          status: memberPaymentStatus(payment.status, null),
-        }
-      : null,
+    payment,
     id: s.id,
     subject_type: s.subject_type,
     subject_id: s.subject_id,
@@ -380,15 +360,44 @@ export async function screeningItem(db: DbOrTx, id: number): Promise<ScreeningIt
     confirmed_by_email: found.confirmed_by_email,
     confirmed_at: s.confirmed_at?.toISOString() ?? null,
     deadline: reviewDeadline(screeningPolicy(s.subject_type), today(s.created_at), today()),
-    history: steps.map((step) => {
-      const reason = (step.after as { reason?: unknown } | null)?.reason;
-      return {
-        at: step.at.toISOString(),
-        action: STEP_LABELS[step.action] ?? step.action,
-        actor: step.actor_email ?? "automatic screening",
-        reason: typeof reason === "string" && reason ? reason : null,
-      };
-    }),
+    history,
+  };
+}
+
+/** Every step of a screening, oldest first, from the audit log, in staff's words. */
+async function screeningHistory(db: DbOrTx, id: number): Promise<ScreeningItem["history"]> {
+  const steps = await db
+    .select({ at: auditLog.at, action: auditLog.action, actor_email: auditLog.actor_email, after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.subject_type, "sanctions_screening"), eq(auditLog.subject_id, String(id))))
+    .orderBy(auditLog.id);
+  return steps.map((step) => {
+    const reason = (step.after as { reason?: unknown } | null)?.reason;
+    return {
+      at: step.at.toISOString(),
+      action: STEP_LABELS[step.action] ?? step.action,
+      actor: step.actor_email ?? "automatic screening",
+      reason: typeof reason === "string" && reason ? reason : null,
+    };
+  });
+}
+
+/** The payment a payee's screening stopped, as the member would see its status; null for other subjects. */
+async function screenedPayment(db: DbOrTx, s: SanctionsScreening): Promise<ScreeningItem["payment"]> {
+  if (s.subject_type !== "payment" || !/^\d{1,18}$/.test(s.subject_id)) return null;
+  const [payment] = await db
+    .select({
+      amount_cents: externalPayments.amount_cents,
+      reference: externalPayments.reference,
+      status: externalPayments.status,
+    })
+    .from(externalPayments)
+    .where(eq(externalPayments.id, Number(s.subject_id)));
+  if (!payment) return null;
+  return {
+    amount_cents: Number(payment.amount_cents),
+    reference: payment.reference,
+    status: memberPaymentStatus(payment.status, null),
   };
 }
 
@@ -409,6 +418,41 @@ const SCREENING_NOT_FOUND = "This screening was not found.";
 
 const REASON_MAX = 500;
 
+export interface ScreeningDecisionInput {
+  screening_id: number;
+  decision: ScreeningDecision;
+  reason: string;
+  staff: Actor;
+  origin: AuditOrigin;
+  /**
+   * What a confirmed match on an applicant does, in the same transaction: the back office
+   * declines the application (app/server/admin/review.server.ts, a floor above this one).
+   */
+  onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
+  /**
+   * An incoming IAT entry's screening (the rails, a floor above): cleared, the entry posts and
+   * the callback says what became of it; confirmed, the entry is blocked and the callback says
+   * which account it named (frozen here) and what the report states.
+   */
+  onEntryCleared?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<string>;
+  onEntryConfirmed?: (
+    tx: DbOrTx,
+    screening: SanctionsScreening,
+  ) => Promise<{ account_id: number | null; report: ReportSubject }>;
+}
+
+/** What one decision step needs: the locked screening, who decides, when, and the callers' callbacks. */
+interface DecisionStep {
+  tx: DbOrTx;
+  row: SanctionsScreening;
+  reason: string;
+  now: Date;
+  input: ScreeningDecisionInput;
+}
+
+/** What a step changed, for the audit row, and what staff read. */
+type StepOutcome = { after: Record<string, unknown>; message: string };
+
 /**
  * Staff's decision on a possible match, in one transaction with its audit row:
  * - clear (with a reason): the match is not the party; a payment goes to its queue (pending) and
@@ -419,39 +463,11 @@ const REASON_MAX = 500;
  *   can no longer be approved;
  * - decline_confirm, by another staff member: back to open.
  */
-export async function decideScreening(
-  db: Db,
-  input: {
-    screening_id: number;
-    decision: ScreeningDecision;
-    reason: string;
-    staff: Actor;
-    origin: AuditOrigin;
-    /**
-     * What a confirmed match on an applicant does, in the same transaction: the back office
-     * declines the application (app/server/admin/review.server.ts, a floor above this one).
-     */
-    onApplicationConfirmed?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<void>;
-    /**
-     * An incoming IAT entry's screening (the rails, a floor above): cleared, the entry posts and
-     * the callback says what became of it; confirmed, the entry is blocked and the callback says
-     * which account it named (frozen here) and what the report states.
-     */
-    onEntryCleared?: (tx: DbOrTx, screening: SanctionsScreening) => Promise<string>;
-    onEntryConfirmed?: (
-      tx: DbOrTx,
-      screening: SanctionsScreening,
-    ) => Promise<{ account_id: number | null; report: ReportSubject }>;
-  },
-): Promise<ScreeningDecisionResult> {
+export async function decideScreening(db: Db, input: ScreeningDecisionInput): Promise<ScreeningDecisionResult> {
   const { decision, staff, origin } = input;
   const reason = input.reason.trim();
-  if ((decision === "clear" || decision === "request_confirm") && reason === "")
-    return refusal("bad_input", "Enter the reason.", { field: "reason" });
-  if (reason.length > REASON_MAX || hasControlCharacters(reason))
-    return refusal("bad_input", `The reason is at most ${REASON_MAX} characters of plain text.`, { field: "reason" });
-  if (!Number.isSafeInteger(input.screening_id) || input.screening_id <= 0)
-    return refusal("not_found", SCREENING_NOT_FOUND);
+  const bad = decisionInputRefusal(input, reason);
+  if (bad) return bad;
   return db.transaction(async (tx): Promise<ScreeningDecisionResult> => {
     const [row] = await tx
       .select()
@@ -459,162 +475,18 @@ export async function decideScreening(
       .where(eq(sanctionsScreenings.id, input.screening_id))
       .for("update");
     if (!row) return refusal("not_found", SCREENING_NOT_FOUND);
-    const expected = decision === "clear" || decision === "request_confirm" ? "open" : "confirm_requested";
-    if (row.status !== expected)
-      return refusal("conflict", "This screening was already decided or changed meanwhile. Reload the page.");
-    if ((decision === "approve_confirm" || decision === "decline_confirm") && row.confirm_requested_by === staff.id)
-      return refusal("conflict", "You asked to confirm this match: another staff member must approve or decline it.");
-    const now = new Date();
+    const conflict = decisionConflict(row, decision, staff);
+    if (conflict) return conflict;
+    const step: DecisionStep = { tx, row, reason, now: new Date(), input };
     const before = { status: row.status };
-    let message: string;
-    let after: Record<string, unknown>;
-    if (decision === "clear") {
-      await tx
-        .update(sanctionsScreenings)
-        .set({ status: "cleared", cleared_by: staff.id, cleared_at: now, clear_reason: reason })
-        .where(eq(sanctionsScreenings.id, row.id));
-      after = { status: "cleared", reason };
-      message = "Cleared.";
-      if (row.subject_type === "payment") {
-        const payment = await paymentOf(tx, row.subject_id);
-        if (payment?.status === "screening") {
-          await tx.update(externalPayments).set({ status: "pending" }).where(eq(externalPayments.id, payment.id));
-          await notify(tx, {
-            member_id: row.member_id,
-            kind: "payment_pending",
-            title: "Your payment is on its way",
-            body: "We finished reviewing your payment: it goes out with the next file.",
-          });
-          message = "Cleared: the payment goes to its queue and out with the next file.";
-        }
-      } else if (row.subject_type === "ach_entry") {
-        if (!input.onEntryCleared) throw new Error("an IAT entry's screening is decided by the back office");
-        message = `Cleared: ${await input.onEntryCleared(tx, row)}`;
-      } else if (row.subject_type === "application") message = "Cleared: the application can be approved.";
-      else message = "Cleared: nothing changes for the member.";
-    } else if (decision === "request_confirm") {
-      await tx
-        .update(sanctionsScreenings)
-        .set({
-          status: "confirm_requested",
-          confirm_requested_by: staff.id,
-          confirm_requested_at: now,
-          confirm_reason: reason,
-        })
-        .where(eq(sanctionsScreenings.id, row.id));
-      after = { status: "confirm_requested", reason };
-      message = "Confirmation asked: another staff member must approve it.";
-    } else if (decision === "decline_confirm") {
-      await tx
-        .update(sanctionsScreenings)
-        .set({ status: "open", confirm_requested_by: null, confirm_requested_at: null, confirm_reason: null })
-        .where(eq(sanctionsScreenings.id, row.id));
-      after = { status: "open", declined_request_of: row.confirm_requested_by, reason: reason || null };
-      message = "Confirmation declined: the match is open again.";
-    } else {
-      await tx
-        .update(sanctionsScreenings)
-        .set({ status: "confirmed", confirmed_by: staff.id, confirmed_at: now })
-        .where(eq(sanctionsScreenings.id, row.id));
-      after = { status: "confirmed", requested_by: row.confirm_requested_by };
-      message = "Confirmed.";
-      let report: ReportSubject | null = null;
-      if (row.subject_type === "payment") {
-        const payment = await paymentOf(tx, row.subject_id);
-        if (payment?.status === "screening") {
-          await tx
-            .update(externalPayments)
-            .set({ status: "blocked", resolved_at: now, resolved_by: staff.id })
-            .where(eq(externalPayments.id, payment.id));
-          await freezeForReview(tx, payment.from_account_id, row, staff, origin, now);
-          await notify(tx, {
-            member_id: row.member_id,
-            kind: "account_status",
-            title: "Payment stopped and account frozen",
-            body: "We cannot send this payment, and the money stays held. Payments and transfers on the account are blocked. Please contact us.",
-          });
-          message = "Confirmed: the payment is blocked, its money stays held, and the account is frozen.";
-          const [from] = await tx
-            .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
-            .from(ledgerAccounts)
-            .where(eq(ledgerAccounts.id, payment.from_account_id));
-          report = {
-            type: "payment",
-            kind: payment.kind === "ach" ? "To US Bank" : "International",
-            amount_cents: Number(payment.amount_cents),
-            fee_cents: Number(payment.fee_cents),
-            reference: payment.reference,
-            from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
-            to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
-          };
-        }
-      } else if (row.subject_type === "ach_entry") {
-        if (!input.onEntryConfirmed) throw new Error("an IAT entry's screening is decided by the back office");
-        const blocked = await input.onEntryConfirmed(tx, row);
-        report = blocked.report;
-        message = "Confirmed: the entry is blocked and never posts; its money stays in the ACH settlement account.";
-        if (blocked.account_id !== null) {
-          await freezeForReview(tx, blocked.account_id, row, staff, origin, now);
-          await notify(tx, {
-            member_id: row.member_id,
-            kind: "account_status",
-            title: "Your account is frozen",
-            body: "Payments and transfers on the account are blocked while we review it. Please contact us.",
-          });
-          message += " The account it named is frozen.";
-        }
-      } else if (row.subject_type === "application") {
-        if (input.onApplicationConfirmed) {
-          await input.onApplicationConfirmed(tx, row);
-          message = "Confirmed: the application is declined and no account was opened.";
-        } else message = "Confirmed: the application cannot be approved.";
-        const [applied] = await tx
-          .select({ created_at: memberProfiles.created_at })
-          .from(memberProfiles)
-          .where(eq(memberProfiles.user_id, row.subject_id));
-        report = { type: "application", applied_on: today(applied?.created_at ?? row.created_at) };
-      } else {
-        const accounts = await tx
-          .select({
-            id: ledgerAccounts.id,
-            type: ledgerAccounts.type,
-            account_number: ledgerAccounts.account_number,
-            posted_cents: ledgerAccounts.posted_cents,
-          })
-          .from(ledgerAccounts)
-          .where(and(eq(ledgerAccounts.member_id, row.member_id), ne(ledgerAccounts.status, "closed")))
-          .orderBy(ledgerAccounts.id);
-        for (const account of accounts) await freezeForReview(tx, account.id, row, staff, origin, now);
-        await notify(tx, {
-          member_id: row.member_id,
-          kind: "account_status",
-          title: "Your accounts are frozen",
-          body: "Payments and transfers on your accounts are blocked while we review them. Please contact us.",
-        });
-        message = `Confirmed: the member's ${accounts.length === 1 ? "account is" : `${accounts.length} accounts are`} frozen.`;
-        report = {
-          type: "member",
-          accounts: accounts.map((a) => ({ label: accountLabel(a), balance_cents: Number(a.posted_cents) })),
-        };
-      }
-      // The report the confirmation calls for, drafted for staff to file with OFAC (the app sends nothing).
-      if (report) {
-        const best = row.matches[0]!;
-        const draft = screeningReportDraft({
-          confirmed_on: today(now),
-          party: row.screened_name,
-          listed_name: best.listed_name,
-          source_name: SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source,
-          uid: best.uid,
-          subject: report,
-        });
-        await tx.update(sanctionsScreenings).set({ report_draft: draft }).where(eq(sanctionsScreenings.id, row.id));
-        after = { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } };
-        message += draft.due_by
-          ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.`
-          : "";
-      }
-    }
+    const { after, message } =
+      decision === "clear"
+        ? await clearScreening(step)
+        : decision === "request_confirm"
+          ? await requestConfirmation(step)
+          : decision === "decline_confirm"
+            ? await declineConfirmation(step)
+            : await confirmScreening(step);
     await recordAudit(tx, {
       actor_id: staff.id,
       actor_email: staff.email,
@@ -628,6 +500,221 @@ export async function decideScreening(
     });
     return { ok: true as const, message };
   });
+}
+
+/** The form's checks, before anything is read: a reason where one is needed, plain and short. */
+function decisionInputRefusal(input: ScreeningDecisionInput, reason: string): Refusal | null {
+  if ((input.decision === "clear" || input.decision === "request_confirm") && reason === "")
+    return refusal("bad_input", "Enter the reason.", { field: "reason" });
+  if (reason.length > REASON_MAX || hasControlCharacters(reason))
+    return refusal("bad_input", `The reason is at most ${REASON_MAX} characters of plain text.`, { field: "reason" });
+  if (!Number.isSafeInteger(input.screening_id) || input.screening_id <= 0)
+    return refusal("not_found", SCREENING_NOT_FOUND);
+  return null;
+}
+
+/**
+ * Whether the screening is still where the decision expects it (someone may have decided
+ * meanwhile), and the four-eyes rule: who asked to confirm cannot approve or decline.
+ */
+function decisionConflict(row: SanctionsScreening, decision: ScreeningDecision, staff: Actor): Refusal | null {
+  const expected = decision === "clear" || decision === "request_confirm" ? "open" : "confirm_requested";
+  if (row.status !== expected)
+    return refusal("conflict", "This screening was already decided or changed meanwhile. Reload the page.");
+  if ((decision === "approve_confirm" || decision === "decline_confirm") && row.confirm_requested_by === staff.id)
+    return refusal("conflict", "You asked to confirm this match: another staff member must approve or decline it.");
+  return null;
+}
+
+/** Not the party: what the screening held goes on (a payment to its queue, an IAT entry posts). */
+async function clearScreening({ tx, row, reason, now, input }: DecisionStep): Promise<StepOutcome> {
+  await tx
+    .update(sanctionsScreenings)
+    .set({ status: "cleared", cleared_by: input.staff.id, cleared_at: now, clear_reason: reason })
+    .where(eq(sanctionsScreenings.id, row.id));
+  const after = { status: "cleared", reason };
+  if (row.subject_type === "payment") {
+    const payment = await paymentOf(tx, row.subject_id);
+    if (payment?.status !== "screening") return { after, message: "Cleared." };
+    await tx.update(externalPayments).set({ status: "pending" }).where(eq(externalPayments.id, payment.id));
+    await notify(tx, {
+      member_id: row.member_id,
+      kind: "payment_pending",
+      title: "Your payment is on its way",
+      body: "We finished reviewing your payment: it goes out with the next file.",
+    });
+    return { after, message: "Cleared: the payment goes to its queue and out with the next file." };
+  }
+  if (row.subject_type === "ach_entry") {
+    if (!input.onEntryCleared) throw new Error("an IAT entry's screening is decided by the back office");
+    return { after, message: `Cleared: ${await input.onEntryCleared(tx, row)}` };
+  }
+  if (row.subject_type === "application") return { after, message: "Cleared: the application can be approved." };
+  return { after, message: "Cleared: nothing changes for the member." };
+}
+
+/** It is the party: the first of two staff members says so; nothing is stopped yet. */
+async function requestConfirmation({ tx, row, reason, now, input }: DecisionStep): Promise<StepOutcome> {
+  await tx
+    .update(sanctionsScreenings)
+    .set({
+      status: "confirm_requested",
+      confirm_requested_by: input.staff.id,
+      confirm_requested_at: now,
+      confirm_reason: reason,
+    })
+    .where(eq(sanctionsScreenings.id, row.id));
+  return {
+    after: { status: "confirm_requested", reason },
+    message: "Confirmation asked: another staff member must approve it.",
+  };
+}
+
+/** The second staff member disagrees: the match is open again for anyone to decide. */
+async function declineConfirmation({ tx, row, reason }: DecisionStep): Promise<StepOutcome> {
+  await tx
+    .update(sanctionsScreenings)
+    .set({ status: "open", confirm_requested_by: null, confirm_requested_at: null, confirm_reason: null })
+    .where(eq(sanctionsScreenings.id, row.id));
+  return {
+    after: { status: "open", declined_request_of: row.confirm_requested_by, reason: reason || null },
+    message: "Confirmation declined: the match is open again.",
+  };
+}
+
+/**
+ * The second staff member confirms the match: what it screened is stopped (by subject, below)
+ * and, when something was stopped, the report to OFAC is drafted.
+ */
+async function confirmScreening(step: DecisionStep): Promise<StepOutcome> {
+  const { tx, row, now, input } = step;
+  await tx
+    .update(sanctionsScreenings)
+    .set({ status: "confirmed", confirmed_by: input.staff.id, confirmed_at: now })
+    .where(eq(sanctionsScreenings.id, row.id));
+  const after = { status: "confirmed", requested_by: row.confirm_requested_by };
+  const stopped =
+    row.subject_type === "payment"
+      ? await blockConfirmedPayment(step)
+      : row.subject_type === "ach_entry"
+        ? await blockConfirmedEntry(step)
+        : row.subject_type === "application"
+          ? await stopConfirmedApplication(step)
+          : await freezeConfirmedMember(step);
+  if (!stopped.report) return { after, message: stopped.message };
+  // The report the confirmation calls for, drafted for staff to file with OFAC (the app sends nothing).
+  const best = row.matches[0]!;
+  const draft = screeningReportDraft({
+    confirmed_on: today(now),
+    party: row.screened_name,
+    listed_name: best.listed_name,
+    source_name: SANCTIONS_SOURCE_NAMES[best.source as SanctionsSource] ?? best.source,
+    uid: best.uid,
+    subject: stopped.report,
+  });
+  await tx.update(sanctionsScreenings).set({ report_draft: draft }).where(eq(sanctionsScreenings.id, row.id));
+  return {
+    after: { ...after, report_draft: { kind: draft.kind, due_by: draft.due_by } },
+    message:
+      stopped.message +
+      (draft.due_by
+        ? ` A report to OFAC is drafted on the item's page, due by ${formatBusinessDate(draft.due_by)}.`
+        : ""),
+  };
+}
+
+/** What a confirmation stopped, in staff's words, and what the report to OFAC must state (null: no report). */
+type Stopped = { message: string; report: ReportSubject | null };
+
+/** A payment still in screening is blocked (never sent, its money stays held) and its account frozen. */
+async function blockConfirmedPayment({ tx, row, now, input }: DecisionStep): Promise<Stopped> {
+  const payment = await paymentOf(tx, row.subject_id);
+  if (payment?.status !== "screening") return { message: "Confirmed.", report: null };
+  await tx
+    .update(externalPayments)
+    .set({ status: "blocked", resolved_at: now, resolved_by: input.staff.id })
+    .where(eq(externalPayments.id, payment.id));
+  await freezeForReview(tx, payment.from_account_id, row, input.staff, input.origin, now);
+  await notify(tx, {
+    member_id: row.member_id,
+    kind: "account_status",
+    title: "Payment stopped and account frozen",
+    body: "We cannot send this payment, and the money stays held. Payments and transfers on the account are blocked. Please contact us.",
+  });
+  const [from] = await tx
+    .select({ type: ledgerAccounts.type, account_number: ledgerAccounts.account_number })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, payment.from_account_id));
+  return {
+    message: "Confirmed: the payment is blocked, its money stays held, and the account is frozen.",
+    report: {
+      type: "payment",
+      kind: payment.kind === "ach" ? "To US Bank" : "International",
+      amount_cents: Number(payment.amount_cents),
+      fee_cents: Number(payment.fee_cents),
+      reference: payment.reference,
+      from_account: from ? accountLabel(from) : `account ${payment.from_account_id}`,
+      to: [row.screened_name, row.screened_details.bank].filter(Boolean).join(", "),
+    },
+  };
+}
+
+/** An incoming IAT entry is blocked by the rails (the callback); the account it named is frozen here. */
+async function blockConfirmedEntry({ tx, row, now, input }: DecisionStep): Promise<Stopped> {
+  if (!input.onEntryConfirmed) throw new Error("an IAT entry's screening is decided by the back office");
+  const blocked = await input.onEntryConfirmed(tx, row);
+  const message = "Confirmed: the entry is blocked and never posts; its money stays in the ACH settlement account.";
+  if (blocked.account_id === null) return { message, report: blocked.report };
+  await freezeForReview(tx, blocked.account_id, row, input.staff, input.origin, now);
+  await notify(tx, {
+    member_id: row.member_id,
+    kind: "account_status",
+    title: "Your account is frozen",
+    body: "Payments and transfers on the account are blocked while we review it. Please contact us.",
+  });
+  return { message: `${message} The account it named is frozen.`, report: blocked.report };
+}
+
+/** An applicant: the back office declines the application (the callback) or it can no longer be approved. */
+async function stopConfirmedApplication({ tx, row, input }: DecisionStep): Promise<Stopped> {
+  let message = "Confirmed: the application cannot be approved.";
+  if (input.onApplicationConfirmed) {
+    await input.onApplicationConfirmed(tx, row);
+    message = "Confirmed: the application is declined and no account was opened.";
+  }
+  const [applied] = await tx
+    .select({ created_at: memberProfiles.created_at })
+    .from(memberProfiles)
+    .where(eq(memberProfiles.user_id, row.subject_id));
+  return { message, report: { type: "application", applied_on: today(applied?.created_at ?? row.created_at) } };
+}
+
+/** A member (a rescreening's match): every account not closed is frozen, the balances go in the report. */
+async function freezeConfirmedMember({ tx, row, now, input }: DecisionStep): Promise<Stopped> {
+  const accounts = await tx
+    .select({
+      id: ledgerAccounts.id,
+      type: ledgerAccounts.type,
+      account_number: ledgerAccounts.account_number,
+      posted_cents: ledgerAccounts.posted_cents,
+    })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.member_id, row.member_id), ne(ledgerAccounts.status, "closed")))
+    .orderBy(ledgerAccounts.id);
+  for (const account of accounts) await freezeForReview(tx, account.id, row, input.staff, input.origin, now);
+  await notify(tx, {
+    member_id: row.member_id,
+    kind: "account_status",
+    title: "Your accounts are frozen",
+    body: "Payments and transfers on your accounts are blocked while we review them. Please contact us.",
+  });
+  return {
+    message: `Confirmed: the member's ${accounts.length === 1 ? "account is" : `${accounts.length} accounts are`} frozen.`,
+    report: {
+      type: "member",
+      accounts: accounts.map((a) => ({ label: accountLabel(a), balance_cents: Number(a.posted_cents) })),
+    },
+  };
 }
 
 /** An account frozen for compliance review, with its reason and audit row (a confirmed match). */

@@ -1,8 +1,8 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/server/db/client.server";
-import { currencyRates, debitCards, ledgerAccounts, ledgerEntries, users } from "~/server/db/schema";
+import { currencyRates, debitCards, ledgerAccounts, ledgerEntries, users, type DebitCard } from "~/server/db/schema";
 import { institution } from "~/config/institution.server";
-import { institutionAccount, memberAccounts, openAccount } from "~/server/ledger/accounts.server";
+import { institutionAccount, memberAccounts, openAccount, type AccountView } from "~/server/ledger/accounts.server";
 import { postBatch, type EntryInput, type PostingKind } from "~/server/ledger/ledger.server";
 import { issueDebitCard } from "~/server/cards/cards.server";
 import {
@@ -158,236 +158,308 @@ export async function seedDemoHistory(db: Db, now: Date = new Date()): Promise<b
     .select({ id: users.id, email: users.email, name: users.name })
     .from(users)
     .where(inArray(users.email, emails));
-  const cash = await institutionAccount(db, "cash");
-  const ach = await institutionAccount(db, "ach_settlement");
-  const bills = await institutionAccount(db, "bill_pay_settlement");
-  const card_network = await institutionAccount(db, "card_settlement");
+  const books: Books = {
+    cash: (await institutionAccount(db, "cash")).id,
+    ach: (await institutionAccount(db, "ach_settlement")).id,
+    bills: (await institutionAccount(db, "bill_pay_settlement")).id,
+    card_network: (await institutionAccount(db, "card_settlement")).id,
+  };
 
   for (const [index, member] of members.entries()) {
     const profile = PROFILES[member.email];
     if (!profile) continue;
-    let accounts = await memberAccounts(db, member.id);
-    if (accounts.length === 0) {
-      await openAccount(db, { member_id: member.id, type: "checking", name: "Personal Checking" });
-      await openAccount(db, { member_id: member.id, type: "savings", name: "Personal Savings" });
-      accounts = await memberAccounts(db, member.id);
-    }
-    const checking = accounts.find((a) => a.type === "checking");
-    const savings = accounts.find((a) => a.type === "savings");
-    if (!checking || !savings) continue;
-    // The checking account's debit card (approval issues one; the demo's members were seeded approved).
-    let [card] = await db
-      .select()
-      .from(debitCards)
-      .where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active")))
-      .limit(1);
-    if (!card) {
-      await issueDebitCard(db, { member_id: member.id, account_id: checking.id, now });
-      [card] = await db
-        .select()
-        .from(debitCards)
-        .where(and(eq(debitCards.account_id, checking.id), eq(debitCards.status, "active")))
-        .limit(1);
-    }
-    assert(card, "demo card not issued");
+    const accounts = await demoAccounts(db, member.id);
+    if (!accounts) continue;
+    const card = await demoCard(db, member.id, accounts.checking.id, now);
     // Only a demo member whose accounts have no history yet (safe to call on every start).
     const [{ n: entries } = { n: 0 }] = await db
       .select({ n: count() })
       .from(ledgerEntries)
-      .where(inArray(ledgerEntries.account_id, [checking.id, savings.id]));
+      .where(inArray(ledgerEntries.account_id, [accounts.checking.id, accounts.savings.id]));
     if (entries > 0) continue;
     seeded = true;
-
-    const rnd = random(7919 * (index + 1));
-    const between = (min: number, max: number) => Math.round(min + rnd() * (max - min));
-    const items: Item[] = [];
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 6, 1));
-    // The accounts were opened when their history begins: an account with six months of history is
-    // not a new account (Regulation CC 229.13(a), Regulation E 1005.11(c)(3)).
-    await db
-      .update(ledgerAccounts)
-      // Noon UTC on the history's first day: that same day in the institution's time zone.
-      .set({ opened_at: new Date(start.getTime() + 12 * 60 * 60 * 1000) })
-      .where(inArray(ledgerAccounts.id, [checking.id, savings.id]));
-    const debit = (amount_cents: number, to: number): EntryInput[] => [
-      { account_id: checking.id, amount_cents: -amount_cents },
-      { account_id: to, amount_cents },
-    ];
-    items.push({
-      kind: "opening_deposit",
-      entries: [
-        { account_id: cash.id, amount_cents: -profile.opening_checking_cents },
-        { account_id: checking.id, amount_cents: profile.opening_checking_cents },
-      ],
-      memo: "Opening deposit",
-      category: "Deposits",
-      effective_date: isoDate(start),
-    });
-    items.push({
-      kind: "opening_deposit",
-      entries: [
-        { account_id: cash.id, amount_cents: -profile.opening_savings_cents },
-        { account_id: savings.id, amount_cents: profile.opening_savings_cents },
-      ],
-      memo: "Opening deposit",
-      category: "Deposits",
-      effective_date: isoDate(start),
-    });
-
-    const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000);
-    for (
-      let day = new Date(start.getTime() + 24 * 60 * 60 * 1000);
-      day <= yesterday;
-      day = new Date(day.getTime() + 24 * 60 * 60 * 1000)
-    ) {
-      const date = isoDate(day);
-      const dom = day.getUTCDate();
-      const weekday = day.getUTCDay();
-      // Payroll on the 1st and the 15th, by ACH from the employer.
-      if (dom === 1 || dom === 15) {
-        items.push({
-          kind: "ach_in",
-          entries: [
-            { account_id: ach.id, amount_cents: -profile.payroll_cents },
-            { account_id: checking.id, amount_cents: profile.payroll_cents },
-          ],
-          memo: `Direct deposit: ${profile.employer} payroll`,
-          category: "Income",
-          effective_date: date,
-        });
-      }
-      if (dom === 2 && profile.rent_cents > 0)
-        items.push({
-          kind: "bill_payment",
-          entries: debit(profile.rent_cents, bills.id),
-          memo: `Rent: ${profile.landlord}`,
-          category: "Housing",
-          effective_date: date,
-        });
-      if (dom === 3)
-        items.push({
-          kind: "transfer",
-          entries: [
-            { account_id: checking.id, amount_cents: -profile.savings_move_cents },
-            { account_id: savings.id, amount_cents: profile.savings_move_cents },
-          ],
-          memo: "Monthly transfer to savings",
-          category: "Transfers",
-          effective_date: date,
-          reference: "Savings goal",
-        });
-      for (const [i, [name, category, min, max]] of BILLS.entries()) {
-        if (dom === 5 + i * 4)
-          items.push({
-            kind: "bill_payment",
-            entries: debit(between(min, max), bills.id),
-            memo: `Bill payment: ${name}`,
-            category,
-            effective_date: date,
-          });
-      }
-      // Card purchases: one to three a day, more on weekends.
-      const purchases = (weekday === 0 || weekday === 6 ? 2 : 1) + (rnd() < 0.35 ? 1 : 0);
-      for (let p = 0; p < purchases; p++) {
-        const categories = Object.keys(MERCHANTS);
-        const category = categories[Math.floor(rnd() * categories.length)]!;
-        const list = MERCHANTS[category]!;
-        const [name, min, max] = list[Math.floor(rnd() * list.length)]!;
-        const amount_cents = between(min, max);
-        items.push({
-          kind: "card_payment",
-          entries: debit(amount_cents, card_network.id),
-          memo: `Debit card purchase: ${name}`,
-          reference: `Card ${card.masked_number}`,
-          category,
-          effective_date: date,
-          card_purchase: { merchant: name, amount_cents },
-        });
-      }
-    }
-    // The card's own rule (its daily limit) decides each purchase, as it would have on the day.
-    const purchases = items
-      .filter((item) => item.card_purchase)
-      .map((item) => ({
-        item,
-        merchant: item.card_purchase!.merchant,
-        category: item.category,
-        amount_cents: item.card_purchase!.amount_cents,
-        business_date: item.effective_date,
-      }));
-    const authorized = new Set(authorizedPastPurchases(card, purchases).map((p) => p.item));
-    // Keep the story believable: a purchase that would overdraw checking is left out.
-    let checking_cents = 0;
-    const affordable = items.filter((item) => {
-      if (item.card_purchase && !authorized.has(item)) return false;
-      const change = item.entries.find((e) => e.account_id === checking.id)?.amount_cents ?? 0;
-      if (checking_cents + change < 0) return false;
-      checking_cents += change;
-      return true;
-    });
-    items.length = 0;
-    items.push(...affordable);
-    // In batches (the ledger's batch limit), all or nothing each, in date order.
-    // Small batches: on embedded PGlite a transaction holds the one connection, so other requests wait
-    // between batches, not for the whole history.
-    for (let i = 0, batch = 0; i < items.length; i += 100, batch++) {
-      const posted = await postBatch(db, {
-        idempotency_key: `demo-history:${member.id}:${batch}`,
-        initiator: "system:demo",
-        created_by: "demo",
-        transactions: items.slice(i, i + 100).map((item) => ({
-          kind: item.kind,
-          entries: item.entries,
-          memo: item.memo,
-          category: item.category,
-          effective_date: item.effective_date,
-          reference: item.reference ?? null,
-        })),
-      });
-      // The history was kept affordable above: a refusal here is a bug in this file.
-      assert(posted.ok, `demo history refused: ${posted.ok ? "" : posted.code}`);
-      // The card's purchases of this batch become the card's transactions.
-      await recordSettledPurchases(
-        db,
-        card,
-        items.slice(i, i + 100).flatMap((item, j) =>
-          item.card_purchase
-            ? [
-                {
-                  merchant: item.card_purchase.merchant,
-                  category: item.category,
-                  amount_cents: item.card_purchase.amount_cents,
-                  business_date: item.effective_date,
-                  transaction_id: posted.transactions[j]!.transaction.id,
-                  initiator: "system:demo",
-                  idempotency_key: `demo-history:${member.id}:card:${i + j}`,
-                },
-              ]
-            : [],
-        ),
-      );
-    }
-    // The savings account's dividends for each month of the history, worked out and paid by the
-    // same rule and run as every member's (docs/product.md#dividends), never made up here.
-    await payAccountDividendsSince(db, savings.id, isoDate(start).slice(0, 7), now);
-    // One purchase still pending: a live authorization on the card.
-    const held = await authorizeCardPurchase(db, {
-      card_id: card.id,
-      merchant: "Market Basket",
-      amount_cents: between(2_500, 8_500),
-      category: "Groceries",
-      idempotency_key: `demo-history:${member.id}:pending`,
-      initiator: "system:demo",
-      created_by: "demo",
-      now,
-    });
-    assert(held.ok, `demo pending purchase refused: ${held.ok ? "" : held.code}`);
-    await notify(db, {
-      member_id: member.id,
-      kind: "transfer_received",
-      title: `Direct deposit from ${profile.employer}`,
-      body: "Your latest payroll deposit is in your checking account.",
-    });
+    await seedMemberHistory(db, { member_id: member.id, profile, index, ...accounts, card, books, now });
   }
   return seeded;
+}
+
+/** The credit union's own accounts the history's money comes from and goes to. */
+interface Books {
+  cash: number;
+  ach: number;
+  bills: number;
+  card_network: number;
+}
+
+/** One demo member's history to write: their profile, accounts and card, and the day it is written. */
+interface MemberHistory {
+  member_id: string;
+  profile: Profile;
+  /** The member's place in the list: the seed of their random history, so each start writes the same. */
+  index: number;
+  checking: AccountView;
+  savings: AccountView;
+  card: DebitCard;
+  books: Books;
+  now: Date;
+}
+
+/** The member's checking and savings accounts, opened when they have none; null when one is missing. */
+async function demoAccounts(
+  db: Db,
+  member_id: string,
+): Promise<{ checking: AccountView; savings: AccountView } | null> {
+  let accounts = await memberAccounts(db, member_id);
+  if (accounts.length === 0) {
+    await openAccount(db, { member_id, type: "checking", name: "Personal Checking" });
+    await openAccount(db, { member_id, type: "savings", name: "Personal Savings" });
+    accounts = await memberAccounts(db, member_id);
+  }
+  const checking = accounts.find((a) => a.type === "checking");
+  const savings = accounts.find((a) => a.type === "savings");
+  return checking && savings ? { checking, savings } : null;
+}
+
+/** The checking account's debit card (approval issues one; the demo's members were seeded approved). */
+async function demoCard(db: Db, member_id: string, checking_id: number, now: Date): Promise<DebitCard> {
+  const activeCard = async () =>
+    (
+      await db
+        .select()
+        .from(debitCards)
+        .where(and(eq(debitCards.account_id, checking_id), eq(debitCards.status, "active")))
+        .limit(1)
+    )[0];
+  let card = await activeCard();
+  if (!card) {
+    await issueDebitCard(db, { member_id, account_id: checking_id, now });
+    card = await activeCard();
+  }
+  assert(card, "demo card not issued");
+  return card;
+}
+
+/**
+ * Six months of a member's life, written through the ledger as it would have happened: opening
+ * deposits, payroll, rent, bills and card purchases (those the card and the balance allow), the
+ * savings dividends, one purchase still pending, and a notification of the latest payroll.
+ */
+async function seedMemberHistory(db: Db, h: MemberHistory): Promise<void> {
+  const rnd = random(7919 * (h.index + 1));
+  const between = (min: number, max: number) => Math.round(min + rnd() * (max - min));
+  const start = new Date(Date.UTC(h.now.getUTCFullYear(), h.now.getUTCMonth() - 6, 1));
+  // The accounts were opened when their history begins: an account with six months of history is
+  // not a new account (Regulation CC 229.13(a), Regulation E 1005.11(c)(3)).
+  await db
+    .update(ledgerAccounts)
+    // Noon UTC on the history's first day: that same day in the institution's time zone.
+    .set({ opened_at: new Date(start.getTime() + 12 * 60 * 60 * 1000) })
+    .where(inArray(ledgerAccounts.id, [h.checking.id, h.savings.id]));
+  const items = [...openingDeposits(h, start)];
+  const yesterday = new Date(h.now.getTime() - 24 * 60 * 60 * 1000);
+  for (
+    let day = new Date(start.getTime() + 24 * 60 * 60 * 1000);
+    day <= yesterday;
+    day = new Date(day.getTime() + 24 * 60 * 60 * 1000)
+  )
+    items.push(...dayItems(h, day, rnd, between));
+  await postHistory(db, h, affordable(items, h));
+  // The savings account's dividends for each month of the history, worked out and paid by the
+  // same rule and run as every member's (docs/product.md#dividends), never made up here.
+  await payAccountDividendsSince(db, h.savings.id, isoDate(start).slice(0, 7), h.now);
+  // One purchase still pending: a live authorization on the card.
+  const held = await authorizeCardPurchase(db, {
+    card_id: h.card.id,
+    merchant: "Market Basket",
+    amount_cents: between(2_500, 8_500),
+    category: "Groceries",
+    idempotency_key: `demo-history:${h.member_id}:pending`,
+    initiator: "system:demo",
+    created_by: "demo",
+    now: h.now,
+  });
+  assert(held.ok, `demo pending purchase refused: ${held.ok ? "" : held.code}`);
+  await notify(db, {
+    member_id: h.member_id,
+    kind: "transfer_received",
+    title: `Direct deposit from ${h.profile.employer}`,
+    body: "Your latest payroll deposit is in your checking account.",
+  });
+}
+
+function openingDeposits({ profile, checking, savings, books }: MemberHistory, start: Date): Item[] {
+  return [
+    { account: checking.id, cents: profile.opening_checking_cents },
+    { account: savings.id, cents: profile.opening_savings_cents },
+  ].map(({ account, cents }) => ({
+    kind: "opening_deposit" as const,
+    entries: [
+      { account_id: books.cash, amount_cents: -cents },
+      { account_id: account, amount_cents: cents },
+    ],
+    memo: "Opening deposit",
+    category: "Deposits",
+    effective_date: isoDate(start),
+  }));
+}
+
+/** One day of the history: payroll on the 1st and 15th, rent, the move to savings, the month's bills, card purchases. */
+function dayItems(
+  { profile, checking, savings, books, card }: MemberHistory,
+  day: Date,
+  rnd: () => number,
+  between: (min: number, max: number) => number,
+): Item[] {
+  const items: Item[] = [];
+  const date = isoDate(day);
+  const dom = day.getUTCDate();
+  const debit = (amount_cents: number, to: number): EntryInput[] => [
+    { account_id: checking.id, amount_cents: -amount_cents },
+    { account_id: to, amount_cents },
+  ];
+  // Payroll on the 1st and the 15th, by ACH from the employer.
+  if (dom === 1 || dom === 15) {
+    items.push({
+      kind: "ach_in",
+      entries: [
+        { account_id: books.ach, amount_cents: -profile.payroll_cents },
+        { account_id: checking.id, amount_cents: profile.payroll_cents },
+      ],
+      memo: `Direct deposit: ${profile.employer} payroll`,
+      category: "Income",
+      effective_date: date,
+    });
+  }
+  if (dom === 2 && profile.rent_cents > 0)
+    items.push({
+      kind: "bill_payment",
+      entries: debit(profile.rent_cents, books.bills),
+      memo: `Rent: ${profile.landlord}`,
+      category: "Housing",
+      effective_date: date,
+    });
+  if (dom === 3)
+    items.push({
+      kind: "transfer",
+      entries: [
+        { account_id: checking.id, amount_cents: -profile.savings_move_cents },
+        { account_id: savings.id, amount_cents: profile.savings_move_cents },
+      ],
+      memo: "Monthly transfer to savings",
+      category: "Transfers",
+      effective_date: date,
+      reference: "Savings goal",
+    });
+  for (const [i, [name, category, min, max]] of BILLS.entries()) {
+    if (dom === 5 + i * 4)
+      items.push({
+        kind: "bill_payment",
+        entries: debit(between(min, max), books.bills),
+        memo: `Bill payment: ${name}`,
+        category,
+        effective_date: date,
+      });
+  }
+  items.push(...cardPurchases(day, card, debit, books.card_network, rnd, between));
+  return items;
+}
+
+/** Card purchases: one to three a day, more on weekends, at merchants of a random category. */
+function cardPurchases(
+  day: Date,
+  card: DebitCard,
+  debit: (amount_cents: number, to: number) => EntryInput[],
+  card_network: number,
+  rnd: () => number,
+  between: (min: number, max: number) => number,
+): Item[] {
+  const items: Item[] = [];
+  const weekday = day.getUTCDay();
+  const purchases = (weekday === 0 || weekday === 6 ? 2 : 1) + (rnd() < 0.35 ? 1 : 0);
+  for (let p = 0; p < purchases; p++) {
+    const categories = Object.keys(MERCHANTS);
+    const category = categories[Math.floor(rnd() * categories.length)]!;
+    const list = MERCHANTS[category]!;
+    const [name, min, max] = list[Math.floor(rnd() * list.length)]!;
+    const amount_cents = between(min, max);
+    items.push({
+      kind: "card_payment",
+      entries: debit(amount_cents, card_network),
+      memo: `Debit card purchase: ${name}`,
+      reference: `Card ${card.masked_number}`,
+      category,
+      effective_date: isoDate(day),
+      card_purchase: { merchant: name, amount_cents },
+    });
+  }
+  return items;
+}
+
+/**
+ * Keeps the story believable: the card's own rule (its daily limit) decides each purchase, as it
+ * would have on the day, and a purchase that would overdraw checking is left out.
+ */
+function affordable(items: Item[], { card, checking }: MemberHistory): Item[] {
+  const purchases = items
+    .filter((item) => item.card_purchase)
+    .map((item) => ({
+      item,
+      merchant: item.card_purchase!.merchant,
+      category: item.category,
+      amount_cents: item.card_purchase!.amount_cents,
+      business_date: item.effective_date,
+    }));
+  const authorized = new Set(authorizedPastPurchases(card, purchases).map((p) => p.item));
+  let checking_cents = 0;
+  return items.filter((item) => {
+    if (item.card_purchase && !authorized.has(item)) return false;
+    const change = item.entries.find((e) => e.account_id === checking.id)?.amount_cents ?? 0;
+    if (checking_cents + change < 0) return false;
+    checking_cents += change;
+    return true;
+  });
+}
+
+/**
+ * In batches (the ledger's batch limit), all or nothing each, in date order. Small batches: on
+ * embedded PGlite a transaction holds the one connection, so other requests wait between batches,
+ * not for the whole history. Each batch's card purchases become the card's transactions.
+ */
+async function postHistory(db: Db, { member_id, card }: MemberHistory, items: Item[]): Promise<void> {
+  for (let i = 0, batch = 0; i < items.length; i += 100, batch++) {
+    const posted = await postBatch(db, {
+      idempotency_key: `demo-history:${member_id}:${batch}`,
+      initiator: "system:demo",
+      created_by: "demo",
+      transactions: items.slice(i, i + 100).map((item) => ({
+        kind: item.kind,
+        entries: item.entries,
+        memo: item.memo,
+        category: item.category,
+        effective_date: item.effective_date,
+        reference: item.reference ?? null,
+      })),
+    });
+    // The history was kept affordable: a refusal here is a bug in this file.
+    assert(posted.ok, `demo history refused: ${posted.ok ? "" : posted.code}`);
+    await recordSettledPurchases(
+      db,
+      card,
+      items.slice(i, i + 100).flatMap((item, j) =>
+        item.card_purchase
+          ? [
+              {
+                merchant: item.card_purchase.merchant,
+                category: item.category,
+                amount_cents: item.card_purchase.amount_cents,
+                business_date: item.effective_date,
+                transaction_id: posted.transactions[j]!.transaction.id,
+                initiator: "system:demo",
+                idempotency_key: `demo-history:${member_id}:card:${i + j}`,
+              },
+            ]
+          : [],
+      ),
+    );
+  }
 }
