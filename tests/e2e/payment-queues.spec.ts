@@ -31,6 +31,10 @@ test.describe.configure({ mode: "serial" });
 
 /** A To US Bank transfer through the dashboard, confirmed with the emailed code. */
 async function sendAch(page: Page, member: TestMember, payee: string, dollars: string) {
+  // After a transfer the page is at /dashboard?transfer=ach: going to the same address with
+  // #transfer only scrolls (no new page), and the last transfer's reload then emptied the form
+  // being filled. A blank page first makes it a real load.
+  await page.goto("about:blank");
   await page.goto("/dashboard?transfer=ach#transfer");
   await hydrated(page);
   const panel = page.getByRole("tabpanel");
